@@ -1,0 +1,15 @@
+"""Builds the CPU backend, a pybind11 extension compiled from the same kernels/ headers that NVRTC
+compiles for the GPU. Everything else is declared in pyproject.toml."""
+from pybind11.setup_helpers import Pybind11Extension, build_ext
+from setuptools import setup
+
+cpu_backend = Pybind11Extension(
+    "cule._cpu",
+    ["kernels/module_cpu.cpp"],
+    include_dirs=["kernels"],
+    cxx_std=17,
+    extra_compile_args=["-O3", "-fopenmp"],
+    extra_link_args=["-fopenmp"],
+)
+
+setup(ext_modules=[cpu_backend], cmdclass={"build_ext": build_ext})
