@@ -1,0 +1,112 @@
+// The console: CPU, RIOT, TIA and cartridge on one bus, and one ALE frame (Stella's
+// TIA::update): run the CPU until the TIA says the frame is over, at most 25,000 instructions.
+#pragma once
+#include "types.h"
+#include "cpu6502.h"
+#include "riot.h"
+#include "tia.h"
+#include "cart.h"
+
+namespace cule {
+
+enum : u32 { FRAME_INSTRUCTION_CAP = 25000 };
+
+struct Console {
+    Cpu6502 cpu;
+    Riot riot;
+    Tia tia;
+    Cart cart;
+    Ports ports;
+    TiaInputs inputs;
+    u32 cycles;          // CPU cycles since the frame started
+    u8 data_bus;         // last value on the bus: the undriven bits of TIA reads
+    u8 last_access_was_read;
+    u8 frame_done;       // set by the TIA write that ends the frame
+};
+
+// The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers.
+template <bool DRAW>
+struct Bus {
+    Console& c;
+    u8* screen;
+    const u8* rom;
+
+    CULE_HD u8* frame() { return screen + c.tia.front * SCREEN_PIXELS; }
+
+    CULE_HD u8 peek(u16 addr) {
+        u8 v;
+        if (addr & 0x1000) v = cart_peek(c.cart, rom, addr);
+        else if (!(addr & 0x80)) v = tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
+        else if (!(addr & 0x200)) v = c.riot.ram[addr & 0x7F];
+        else v = riot_peek(c.riot, c.ports, addr, c.cycles);
+        c.data_bus = v;
+        c.last_access_was_read = 1;
+        return v;
+    }
+
+    CULE_HD void poke(u16 addr, u8 v) {
+        if (addr & 0x1000) {
+            cart_poke(c.cart, addr, v);
+        } else if (!(addr & 0x80)) {
+            if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
+                c.frame_done = 1;
+                c.tia.partial_frame = 0;
+            }
+        } else if (!(addr & 0x200)) {
+            c.riot.ram[addr & 0x7F] = v;
+        } else {
+            riot_poke(c.riot, addr, v, c.cycles);
+        }
+        c.data_bus = v;
+        c.last_access_was_read = 0;
+    }
+
+    CULE_HD void add_cycles(u32 n) { c.cycles += n; }
+};
+
+// Restart the frame's cycle counter at 0, shifting every device's cycle stamps.
+CULE_HD void rebase_cycles(Console& c) {
+    riot_rebase_cycles(c.riot, c.cycles);
+    tia_rebase_cycles(c.tia, c.cycles);
+    c.cycles = 0;
+}
+
+// Stella's System::reset: RAM survives; the RIOT timer takes a fresh random start value.
+CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_draw, u8 ystart,
+                           bool hmove_blanks) {
+    rebase_cycles(c);
+    riot_reset(c.riot, random_draw);
+    tia_reset(c.tia, screen, screen + SCREEN_PIXELS, c.cycles, ystart, hmove_blanks);
+    cart_reset(c.cart);
+    Bus<true> bus = {c, screen, rom};
+    cpu_reset(c.cpu, bus);
+}
+
+// One ALE frame. DRAW = false latches collisions without writing pixels.
+template <bool DRAW>
+CULE_HD void console_frame(Console& c, u8* screen, const u8* rom) {
+    Bus<DRAW> bus = {c, screen, rom};
+    if (!c.tia.partial_frame) {
+        u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
+        rebase_cycles(c);
+        tia_start_frame(c.tia, clocks);
+    }
+    c.tia.partial_frame = 1;
+    c.frame_done = 0;
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !c.cpu.halted; ++n)
+        cpu_step(c.cpu, bus);
+    if (c.tia.partial_frame) {
+        if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);
+        c.tia.frame_greyed = 1;
+    } else {
+        c.tia.scanlines_last_frame = tia_scanline(c.tia, c.cycles);
+        c.tia.frame_greyed = 0;
+    }
+}
+
+// The frame ALE shows: the buffer the last frame was drawn into.
+CULE_HD const u8* console_screen(const Console& c, const u8* screen) {
+    return screen + c.tia.front * SCREEN_PIXELS;
+}
+
+}  // namespace cule

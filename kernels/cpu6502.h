@@ -1,0 +1,389 @@
+// The 6507 as ALE's Stella core (M6502Low) runs it. Each opcode is declared once in a table
+// (addressing mode, operation, cycles); cpu_step resolves the operand by mode, then performs the
+// operation. Two small switches instead of 256 cases also keep GPU warps on few paths.
+//
+// Stella's conventions, kept because games observe them through the bus and the clock:
+// - the instruction's whole cycle count is added right after the opcode fetch, before any of
+//   its accesses, so TIA writes see the clock at the instruction's end; reads that cross a page
+//   and taken branches add their extra cycles while executing;
+// - indexed and indirect modes make no dummy reads; BRK, JSR, RTS, RTI, PLA and PLP do make the
+//   extra stack/program reads listed below (they move the data bus and can hit bank hotspots);
+// - (zp,X) and (zp),Y fetch the pointer's high byte from pointer + 1 without zero-page wrap;
+// - the B flag always reads as set (the 6507 has no way to clear it here);
+// - decimal mode follows Stella's table arithmetic, invalid BCD digits included;
+// - the 12 JAM opcodes stop the CPU for good (Stella's fatal error: no further instruction runs).
+#pragma once
+#include "types.h"
+
+namespace cule {
+
+struct Cpu6502 {
+    u16 pc;
+    u8 a, x, y, sp;
+    u8 p;        // NV1BDIZC as PHP pushes it
+    u8 halted;   // a JAM opcode ran
+};
+
+enum : u8 { FLAG_C = 0x01, FLAG_Z = 0x02, FLAG_I = 0x04, FLAG_D = 0x08, FLAG_B = 0x10, FLAG_V = 0x40, FLAG_N = 0x80 };
+
+namespace m6502 {
+
+enum Mode : u8 { IMP, IMM, ZP, ZPX, ZPY, ABS, ABX, ABY, INX, INY, IND, JAM };
+
+enum Op : u8 {
+    // reads
+    ADC, AND, BIT, CMP, CPX, CPY, EOR, LDA, LDX, LDY, ORA, SBC, NOP, LAX, ANC, ASR, ARR, ANE, LXA, SBX, LAS,
+    BPL, BMI, BVC, BVS, BCC, BCS, BNE, BEQ,
+    // read-modify-write
+    ASL, LSR, ROL, ROR, INC, DEC, SLO, RLA, SRE, RRA, DCP, ISB,
+    // writes
+    STA, STX, STY, SAX, SHA, SHS, SHX, SHY, JMP,
+    // implied
+    ASL_A, LSR_A, ROL_A, ROR_A, CLC, SEC, CLI, SEI, CLV, CLD, SED, DEX, DEY, INX_, INY_, TAX, TAY, TXA,
+    TYA, TSX, TXS, PHA, PHP, PLA, PLP, BRK, JSR, RTS, RTI, KIL,
+};
+
+CULE_HD bool is_rmw(u8 op) { return op >= ASL && op <= ISB; }
+CULE_HD bool is_write(u8 op) { return op >= STA && op <= JMP; }
+
+// Low nibble = mode, the rest the operation: one byte per opcode.
+#define E(mode, op) (u16)((op) << 4 | (mode))
+CULE_CONST const u16 OPCODES[256] = {
+    // 0x00
+    E(IMP, BRK), E(INX, ORA), E(JAM, KIL), E(INX, SLO), E(ZP, NOP), E(ZP, ORA), E(ZP, ASL), E(ZP, SLO),
+    E(IMP, PHP), E(IMM, ORA), E(IMP, ASL_A), E(IMM, ANC), E(ABS, NOP), E(ABS, ORA), E(ABS, ASL), E(ABS, SLO),
+    // 0x10
+    E(IMM, BPL), E(INY, ORA), E(JAM, KIL), E(INY, SLO), E(ZPX, NOP), E(ZPX, ORA), E(ZPX, ASL), E(ZPX, SLO),
+    E(IMP, CLC), E(ABY, ORA), E(IMP, NOP), E(ABY, SLO), E(ABX, NOP), E(ABX, ORA), E(ABX, ASL), E(ABX, SLO),
+    // 0x20
+    E(IMP, JSR), E(INX, AND), E(JAM, KIL), E(INX, RLA), E(ZP, BIT), E(ZP, AND), E(ZP, ROL), E(ZP, RLA),
+    E(IMP, PLP), E(IMM, AND), E(IMP, ROL_A), E(IMM, ANC), E(ABS, BIT), E(ABS, AND), E(ABS, ROL), E(ABS, RLA),
+    // 0x30
+    E(IMM, BMI), E(INY, AND), E(JAM, KIL), E(INY, RLA), E(ZPX, NOP), E(ZPX, AND), E(ZPX, ROL), E(ZPX, RLA),
+    E(IMP, SEC), E(ABY, AND), E(IMP, NOP), E(ABY, RLA), E(ABX, NOP), E(ABX, AND), E(ABX, ROL), E(ABX, RLA),
+    // 0x40
+    E(IMP, RTI), E(INX, EOR), E(JAM, KIL), E(INX, SRE), E(ZP, NOP), E(ZP, EOR), E(ZP, LSR), E(ZP, SRE),
+    E(IMP, PHA), E(IMM, EOR), E(IMP, LSR_A), E(IMM, ASR), E(ABS, JMP), E(ABS, EOR), E(ABS, LSR), E(ABS, SRE),
+    // 0x50
+    E(IMM, BVC), E(INY, EOR), E(JAM, KIL), E(INY, SRE), E(ZPX, NOP), E(ZPX, EOR), E(ZPX, LSR), E(ZPX, SRE),
+    E(IMP, CLI), E(ABY, EOR), E(IMP, NOP), E(ABY, SRE), E(ABX, NOP), E(ABX, EOR), E(ABX, LSR), E(ABX, SRE),
+    // 0x60
+    E(IMP, RTS), E(INX, ADC), E(JAM, KIL), E(INX, RRA), E(ZP, NOP), E(ZP, ADC), E(ZP, ROR), E(ZP, RRA),
+    E(IMP, PLA), E(IMM, ADC), E(IMP, ROR_A), E(IMM, ARR), E(IND, JMP), E(ABS, ADC), E(ABS, ROR), E(ABS, RRA),
+    // 0x70
+    E(IMM, BVS), E(INY, ADC), E(JAM, KIL), E(INY, RRA), E(ZPX, NOP), E(ZPX, ADC), E(ZPX, ROR), E(ZPX, RRA),
+    E(IMP, SEI), E(ABY, ADC), E(IMP, NOP), E(ABY, RRA), E(ABX, NOP), E(ABX, ADC), E(ABX, ROR), E(ABX, RRA),
+    // 0x80
+    E(IMM, NOP), E(INX, STA), E(IMM, NOP), E(INX, SAX), E(ZP, STY), E(ZP, STA), E(ZP, STX), E(ZP, SAX),
+    E(IMP, DEY), E(IMM, NOP), E(IMP, TXA), E(IMM, ANE), E(ABS, STY), E(ABS, STA), E(ABS, STX), E(ABS, SAX),
+    // 0x90
+    E(IMM, BCC), E(INY, STA), E(JAM, KIL), E(INY, SHA), E(ZPX, STY), E(ZPX, STA), E(ZPY, STX), E(ZPY, SAX),
+    E(IMP, TYA), E(ABY, STA), E(IMP, TXS), E(ABY, SHS), E(ABX, SHY), E(ABX, STA), E(ABY, SHX), E(ABY, SHA),
+    // 0xA0
+    E(IMM, LDY), E(INX, LDA), E(IMM, LDX), E(INX, LAX), E(ZP, LDY), E(ZP, LDA), E(ZP, LDX), E(ZP, LAX),
+    E(IMP, TAY), E(IMM, LDA), E(IMP, TAX), E(IMM, LXA), E(ABS, LDY), E(ABS, LDA), E(ABS, LDX), E(ABS, LAX),
+    // 0xB0
+    E(IMM, BCS), E(INY, LDA), E(JAM, KIL), E(INY, LAX), E(ZPX, LDY), E(ZPX, LDA), E(ZPY, LDX), E(ZPY, LAX),
+    E(IMP, CLV), E(ABY, LDA), E(IMP, TSX), E(ABY, LAS), E(ABX, LDY), E(ABX, LDA), E(ABY, LDX), E(ABY, LAX),
+    // 0xC0
+    E(IMM, CPY), E(INX, CMP), E(IMM, NOP), E(INX, DCP), E(ZP, CPY), E(ZP, CMP), E(ZP, DEC), E(ZP, DCP),
+    E(IMP, INY_), E(IMM, CMP), E(IMP, DEX), E(IMM, SBX), E(ABS, CPY), E(ABS, CMP), E(ABS, DEC), E(ABS, DCP),
+    // 0xD0
+    E(IMM, BNE), E(INY, CMP), E(JAM, KIL), E(INY, DCP), E(ZPX, NOP), E(ZPX, CMP), E(ZPX, DEC), E(ZPX, DCP),
+    E(IMP, CLD), E(ABY, CMP), E(IMP, NOP), E(ABY, DCP), E(ABX, NOP), E(ABX, CMP), E(ABX, DEC), E(ABX, DCP),
+    // 0xE0
+    E(IMM, CPX), E(INX, SBC), E(IMM, NOP), E(INX, ISB), E(ZP, CPX), E(ZP, SBC), E(ZP, INC), E(ZP, ISB),
+    E(IMP, INX_), E(IMM, SBC), E(IMP, NOP), E(IMM, SBC), E(ABS, CPX), E(ABS, SBC), E(ABS, INC), E(ABS, ISB),
+    // 0xF0
+    E(IMM, BEQ), E(INY, SBC), E(JAM, KIL), E(INY, ISB), E(ZPX, NOP), E(ZPX, SBC), E(ZPX, INC), E(ZPX, ISB),
+    E(IMP, SED), E(ABY, SBC), E(IMP, NOP), E(ABY, ISB), E(ABX, NOP), E(ABX, SBC), E(ABX, INC), E(ABX, ISB),
+};
+#undef E
+
+// Stella's cycle counts per opcode, page-cross and branch penalties excluded.
+CULE_CONST const u8 CYCLES[256] = {
+    7, 6, 2, 8, 3, 3, 5, 5, 3, 2, 2, 2, 4, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+    6, 6, 2, 8, 3, 3, 5, 5, 4, 2, 2, 2, 4, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+    6, 6, 2, 8, 3, 3, 5, 5, 3, 2, 2, 2, 3, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+    6, 6, 2, 8, 3, 3, 5, 5, 4, 2, 2, 2, 5, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+    2, 6, 2, 6, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4,  2, 6, 2, 6, 4, 4, 4, 4, 2, 5, 2, 5, 5, 5, 5, 5,
+    2, 6, 2, 6, 3, 3, 3, 4, 2, 2, 2, 2, 4, 4, 4, 4,  2, 5, 2, 5, 4, 4, 4, 4, 2, 4, 2, 4, 4, 4, 4, 4,
+    2, 6, 2, 8, 3, 3, 5, 5, 2, 2, 2, 2, 4, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+    2, 6, 2, 8, 3, 3, 5, 5, 2, 2, 2, 2, 4, 4, 6, 6,  2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7,
+};
+
+CULE_HD u8 bcd_to_binary(u32 t) { return (u8)((t >> 4) * 10 + (t & 0x0F)); }
+CULE_HD u8 binary_to_bcd(u32 t) { return (u8)((((t % 100) / 10) << 4) | (t % 10)); }
+
+CULE_HD void set_nz(Cpu6502& c, u8 v) {
+    c.p = (c.p & ~(FLAG_N | FLAG_Z)) | (v & FLAG_N) | (v ? 0 : FLAG_Z);
+}
+CULE_HD void set_flag(Cpu6502& c, u8 flag, bool on) { c.p = on ? (c.p | flag) : (c.p & ~flag); }
+CULE_HD bool flag(const Cpu6502& c, u8 f) { return (c.p & f) != 0; }
+
+CULE_HD void adc(Cpu6502& c, u8 operand) {
+    u8 old_a = c.a, carry = flag(c, FLAG_C);
+    if (!flag(c, FLAG_D)) {
+        i32 sum = (i32)(i8)c.a + (i32)(i8)operand + carry;
+        set_flag(c, FLAG_V, sum > 127 || sum < -128);
+        sum = (i32)c.a + operand + carry;
+        c.a = (u8)sum;
+        set_flag(c, FLAG_C, sum > 0xFF);
+    } else {
+        i32 sum = bcd_to_binary(c.a) + bcd_to_binary(operand) + carry;
+        set_flag(c, FLAG_C, sum > 99);
+        c.a = binary_to_bcd(sum & 0xFF);
+        set_flag(c, FLAG_V, ((old_a ^ c.a) & 0x80) && ((c.a ^ operand) & 0x80));
+    }
+    set_nz(c, c.a);
+}
+
+CULE_HD void sbc(Cpu6502& c, u8 operand) {
+    u8 old_a = c.a, carry = flag(c, FLAG_C);
+    if (!flag(c, FLAG_D)) {
+        u8 inverted = (u8)~operand;
+        i32 diff = (i32)(i8)c.a + (i32)(i8)inverted + carry;
+        set_flag(c, FLAG_V, diff > 127 || diff < -128);
+        diff = (i32)c.a + inverted + carry;
+        c.a = (u8)diff;
+        set_flag(c, FLAG_C, diff > 0xFF);
+        set_nz(c, c.a);
+    } else {
+        i32 diff = (i32)bcd_to_binary(c.a) - bcd_to_binary(operand) - (carry ? 0 : 1);
+        if (diff < 0) diff += 100;
+        // Still negative only for invalid BCD operands; Stella then indexes just before its
+        // binary-to-BCD table, i.e. the end of its BCD-to-binary table.
+        c.a = diff < 0 ? bcd_to_binary((u32)(256 + diff)) : binary_to_bcd((u32)diff);
+        set_nz(c, c.a);
+        set_flag(c, FLAG_C, old_a >= operand + (carry ? 0 : 1));
+        set_flag(c, FLAG_V, ((old_a ^ c.a) & 0x80) && ((c.a ^ operand) & 0x80));
+    }
+}
+
+CULE_HD void compare(Cpu6502& c, u8 reg, u8 operand) {
+    u32 v = (u32)reg - operand;
+    set_nz(c, (u8)v);
+    set_flag(c, FLAG_C, !(v & 0x100));
+}
+
+// PLP and RTI: B and bit 5 always read back as set.
+CULE_HD void set_status(Cpu6502& c, u8 v) { c.p = v | 0x30; }
+
+}  // namespace m6502
+
+template <class Bus>
+CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
+    c.a = c.x = c.y = 0;
+    c.sp = 0xFF;
+    c.p = 0x30;
+    c.halted = 0;
+    c.pc = (u16)(bus.peek(0xFFFC) | (bus.peek(0xFFFD) << 8));
+}
+
+template <class Bus>
+CULE_HD void cpu_step(Cpu6502& c, Bus& bus) {
+    using namespace m6502;
+    if (c.halted) return;
+    u8 opcode = bus.peek(c.pc++);
+    bus.add_cycles(CYCLES[opcode]);
+    u16 entry = OPCODES[opcode];
+    u8 mode = entry & 0x0F, op = (u8)(entry >> 4);
+
+    // Operand address; reads that index across a page cost a cycle.
+    u16 addr = 0;
+    bool penalty_ok = !is_rmw(op) && !is_write(op);
+    switch (mode) {
+        case IMM: addr = c.pc++; break;
+        case ZP: addr = bus.peek(c.pc++); break;
+        case ZPX: addr = (u8)(bus.peek(c.pc++) + c.x); break;
+        case ZPY: addr = (u8)(bus.peek(c.pc++) + c.y); break;
+        case ABS: case ABX: case ABY: {
+            u16 base = (u16)(bus.peek(c.pc) | (bus.peek((u16)(c.pc + 1)) << 8));
+            c.pc += 2;
+            u8 index = mode == ABX ? c.x : mode == ABY ? c.y : 0;
+            if (penalty_ok && (((u32)base ^ ((u32)base + index)) & 0xFF00)) bus.add_cycles(1);
+            addr = (u16)(base + index);
+            break;
+        }
+        case INX: {
+            u8 pointer = (u8)(bus.peek(c.pc++) + c.x);
+            addr = (u16)(bus.peek(pointer) | (bus.peek((u16)(pointer + 1)) << 8));
+            break;
+        }
+        case INY: {
+            u8 pointer = bus.peek(c.pc++);
+            u16 base = (u16)(bus.peek(pointer) | (bus.peek((u16)(pointer + 1)) << 8));
+            if (penalty_ok && (((u32)base ^ ((u32)base + c.y)) & 0xFF00)) bus.add_cycles(1);
+            addr = (u16)(base + c.y);
+            break;
+        }
+        case IND: {   // JMP (a): the high byte comes from the same page (the 6502's bug)
+            u16 p = (u16)(bus.peek(c.pc) | (bus.peek((u16)(c.pc + 1)) << 8));
+            c.pc += 2;
+            u16 high = ((p ^ (p + 1)) & 0xFF00) ? (u16)(p & 0xFF00) : (u16)(p + 1);
+            addr = (u16)(bus.peek(p) | (bus.peek(high) << 8));
+            break;
+        }
+        case JAM:
+            c.halted = 1;
+            return;
+        default: break;   // IMP
+    }
+    u8 v = 0;
+    if (mode != IMP && !is_write(op)) v = bus.peek(addr);
+
+    u8 carry = c.p & FLAG_C;
+    switch (op) {
+        case ADC: adc(c, v); break;
+        case SBC: sbc(c, v); break;
+        case AND: c.a &= v; set_nz(c, c.a); break;
+        case ORA: c.a |= v; set_nz(c, c.a); break;
+        case EOR: c.a ^= v; set_nz(c, c.a); break;
+        case BIT:
+            c.p = (c.p & ~(FLAG_N | FLAG_V | FLAG_Z)) | (v & (FLAG_N | FLAG_V)) | ((c.a & v) ? 0 : FLAG_Z);
+            break;
+        case CMP: compare(c, c.a, v); break;
+        case CPX: compare(c, c.x, v); break;
+        case CPY: compare(c, c.y, v); break;
+        case LDA: c.a = v; set_nz(c, v); break;
+        case LDX: c.x = v; set_nz(c, v); break;
+        case LDY: c.y = v; set_nz(c, v); break;
+        case LAX: c.a = c.x = v; set_nz(c, v); break;
+        case NOP: break;
+        case ANC: c.a &= v; set_nz(c, c.a); set_flag(c, FLAG_C, c.a & 0x80); break;
+        case ASR: c.a &= v; set_flag(c, FLAG_C, c.a & 1); c.a >>= 1; set_nz(c, c.a); break;
+        case ARR: {
+            u8 value = c.a & v;
+            c.a = (u8)((value >> 1) | (carry << 7));
+            if (!flag(c, FLAG_D)) {
+                set_flag(c, FLAG_C, c.a & 0x40);
+                set_flag(c, FLAG_V, (c.a & 0x40) ^ ((c.a & 0x20) << 1));
+                set_nz(c, c.a);
+            } else {   // N and Z are taken before the decimal fix-ups
+                set_nz(c, c.a);
+                set_flag(c, FLAG_N, carry);
+                set_flag(c, FLAG_V, (value ^ c.a) & 0x40);
+                if ((value & 0x0F) + (value & 0x01) > 0x05) c.a = (u8)((c.a & 0xF0) | ((c.a + 0x06) & 0x0F));
+                bool high = (value & 0xF0) + (value & 0x10) > 0x50;
+                if (high) c.a = (u8)(c.a + 0x60);
+                set_flag(c, FLAG_C, high);
+            }
+            break;
+        }
+        case ANE: c.a = (u8)((c.a | 0xEE) & c.x & v); set_nz(c, c.a); break;
+        case LXA: c.a = c.x = (u8)((c.a | 0xEE) & v); set_nz(c, c.a); break;
+        case SBX: {
+            u32 r = (u32)(c.x & c.a) - v;
+            c.x = (u8)r;
+            set_nz(c, c.x);
+            set_flag(c, FLAG_C, !(r & 0x100));
+            break;
+        }
+        case LAS: c.a = c.x = c.sp = c.sp & v; set_nz(c, c.a); break;
+        case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ: {
+            const u8 flags[4] = {FLAG_N, FLAG_V, FLAG_C, FLAG_Z};
+            u32 k = op - BPL;
+            if (flag(c, flags[k >> 1]) == (bool)(k & 1)) {
+                u16 target = (u16)(c.pc + (i8)v);
+                bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
+                c.pc = target;
+            }
+            break;
+        }
+        // read-modify-write: one read (above), one write
+        case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; bus.poke(addr, v); set_nz(c, v); break;
+        case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; bus.poke(addr, v); set_nz(c, v); break;
+        case ROL: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); bus.poke(addr, v); set_nz(c, v); break;
+        case ROR: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); bus.poke(addr, v); set_nz(c, v); break;
+        case INC: v += 1; bus.poke(addr, v); set_nz(c, v); break;
+        case DEC: v -= 1; bus.poke(addr, v); set_nz(c, v); break;
+        case SLO: set_flag(c, FLAG_C, v & 0x80); v <<= 1; bus.poke(addr, v); c.a |= v; set_nz(c, c.a); break;
+        case RLA: {
+            u8 r = (u8)(v << 1 | carry);
+            bus.poke(addr, r);
+            c.a &= r;
+            set_flag(c, FLAG_C, v & 0x80);
+            set_nz(c, c.a);
+            break;
+        }
+        case SRE: set_flag(c, FLAG_C, v & 1); v >>= 1; bus.poke(addr, v); c.a ^= v; set_nz(c, c.a); break;
+        case RRA: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); bus.poke(addr, v); adc(c, v); break;
+        case DCP: v -= 1; bus.poke(addr, v); compare(c, c.a, v); break;
+        case ISB: v += 1; bus.poke(addr, v); sbc(c, v); break;
+        // writes
+        case STA: bus.poke(addr, c.a); break;
+        case STX: bus.poke(addr, c.x); break;
+        case STY: bus.poke(addr, c.y); break;
+        case SAX: bus.poke(addr, c.a & c.x); break;
+        case SHA: bus.poke(addr, (u8)(c.a & c.x & ((addr >> 8) + 1))); break;
+        case SHS: c.sp = c.a & c.x; bus.poke(addr, (u8)(c.a & c.x & ((addr >> 8) + 1))); break;
+        case SHX: bus.poke(addr, (u8)(c.x & ((addr >> 8) + 1))); break;
+        case SHY: bus.poke(addr, (u8)(c.y & ((addr >> 8) + 1))); break;
+        case JMP: c.pc = addr; break;
+        // implied
+        case ASL_A: set_flag(c, FLAG_C, c.a & 0x80); c.a <<= 1; set_nz(c, c.a); break;
+        case LSR_A: set_flag(c, FLAG_C, c.a & 1); c.a >>= 1; set_nz(c, c.a); break;
+        case ROL_A: set_flag(c, FLAG_C, c.a & 0x80); c.a = (u8)(c.a << 1 | carry); set_nz(c, c.a); break;
+        case ROR_A: set_flag(c, FLAG_C, c.a & 1); c.a = (u8)(c.a >> 1 | carry << 7); set_nz(c, c.a); break;
+        case CLC: c.p &= ~FLAG_C; break;
+        case SEC: c.p |= FLAG_C; break;
+        case CLI: c.p &= ~FLAG_I; break;
+        case SEI: c.p |= FLAG_I; break;
+        case CLV: c.p &= ~FLAG_V; break;
+        case CLD: c.p &= ~FLAG_D; break;
+        case SED: c.p |= FLAG_D; break;
+        case DEX: c.x -= 1; set_nz(c, c.x); break;
+        case DEY: c.y -= 1; set_nz(c, c.y); break;
+        case INX_: c.x += 1; set_nz(c, c.x); break;
+        case INY_: c.y += 1; set_nz(c, c.y); break;
+        case TAX: c.x = c.a; set_nz(c, c.x); break;
+        case TAY: c.y = c.a; set_nz(c, c.y); break;
+        case TXA: c.a = c.x; set_nz(c, c.a); break;
+        case TYA: c.a = c.y; set_nz(c, c.a); break;
+        case TSX: c.x = c.sp; set_nz(c, c.x); break;
+        case TXS: c.sp = c.x; break;
+        case PHA: bus.poke((u16)(0x100 + c.sp--), c.a); break;
+        case PHP: bus.poke((u16)(0x100 + c.sp--), c.p); break;
+        case PLA:
+            bus.peek((u16)(0x100 + c.sp++));
+            c.a = bus.peek((u16)(0x100 + c.sp));
+            set_nz(c, c.a);
+            break;
+        case PLP:
+            bus.peek((u16)(0x100 + c.sp++));
+            set_status(c, bus.peek((u16)(0x100 + c.sp)));
+            break;
+        case BRK:
+            bus.peek(c.pc++);
+            bus.poke((u16)(0x100 + c.sp--), (u8)(c.pc >> 8));
+            bus.poke((u16)(0x100 + c.sp--), (u8)c.pc);
+            bus.poke((u16)(0x100 + c.sp--), c.p);
+            c.p |= FLAG_I;
+            c.pc = bus.peek(0xFFFE);
+            c.pc |= (u16)(bus.peek(0xFFFF) << 8);
+            break;
+        case JSR: {
+            u8 low = bus.peek(c.pc++);
+            bus.peek((u16)(0x100 + c.sp));
+            bus.poke((u16)(0x100 + c.sp--), (u8)(c.pc >> 8));
+            bus.poke((u16)(0x100 + c.sp--), (u8)c.pc);
+            c.pc = (u16)(low | (bus.peek(c.pc) << 8));
+            break;
+        }
+        case RTS:
+            bus.peek((u16)(0x100 + c.sp++));
+            c.pc = bus.peek((u16)(0x100 + c.sp++));
+            c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
+            bus.peek(c.pc++);
+            break;
+        case RTI:
+            bus.peek((u16)(0x100 + c.sp++));
+            set_status(c, bus.peek((u16)(0x100 + c.sp++)));
+            c.pc = bus.peek((u16)(0x100 + c.sp++));
+            c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
+            break;
+        default: break;
+    }
+}
+
+}  // namespace cule

@@ -1,0 +1,342 @@
+// The CPU backend: the kernels/ emulator compiled by the host compiler, exposed to Python.
+//   Console  one machine, driven frame by frame: ALE's power-on and reset sequences, tools.
+//   VecEnv   N machines stepped together on several threads, with the reset pool.
+// Machine states travel as raw bytes (numpy uint8), so pools and snapshots are plain arrays.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "env.h"
+#include "mt19937.h"
+#include "palette.h"
+#include "probe_cpu.h"
+
+namespace py = pybind11;
+using namespace cule;
+
+namespace {
+
+constexpr u32 SYSTEM_RANDOM_SEED = 4753849;   // ALE's system_random_seed
+constexpr i32 SCREEN_BYTES = 2 * SCREEN_PIXELS;
+
+using Bytes = py::array_t<u8, py::array::c_style>;
+
+struct GameSpec {
+    std::vector<u8> rom;
+    i32 game;
+    Wiring wiring;
+    u8 scheme, ystart, hmove_blanks;
+};
+
+GameSpec make_spec(py::bytes rom, i32 game, u8 scheme, u8 ystart, bool hmove_blanks, bool left_paddles,
+                   bool right_paddles, bool swap_ports, bool swap_paddles, u8 power_on_switches) {
+    GameSpec s;
+    std::string r = rom;
+    s.rom.assign(r.begin(), r.end());
+    if (game < 0 || game >= NUM_GAMES) throw std::invalid_argument("game index out of range: " + std::to_string(game));
+    s.game = game;
+    s.scheme = scheme;
+    s.ystart = ystart;
+    s.hmove_blanks = hmove_blanks;
+    s.wiring = Wiring{(u8)left_paddles, (u8)right_paddles, (u8)swap_ports, (u8)swap_paddles, power_on_switches};
+    return s;
+}
+
+class Console1 {
+  public:
+    explicit Console1(GameSpec spec) : spec_(std::move(spec)), screens_(SCREEN_BYTES, 0) {
+        std::memset(&m_, 0, sizeof(m_));
+        m_.console.cart.scheme = spec_.scheme;
+    }
+
+    // Stella's construction: RAM and timer from the seeded generator, then the display-format
+    // detection (a system reset and 60 frames with no input events), then another system reset.
+    void power_on() {
+        std::memset(&m_, 0, sizeof(m_));
+        m_.console.cart.scheme = spec_.scheme;
+        m_.switches = spec_.wiring.power_on_switches;
+        std::fill(screens_.begin(), screens_.end(), 0);
+        mt_seed(mt_, SYSTEM_RANDOM_SEED);
+        for (u32 i = 0; i < 128; ++i) m_.console.riot.ram[i] = (u8)mt_next(mt_);
+        riot_reset(m_.console.riot, mt_next(mt_));
+        system_reset();
+        for (int i = 0; i < 60; ++i) frame(NOOP, NOOP, false, false, false);
+        system_reset();
+        m_.events_set = 1;   // the ALE environment now owns the inputs
+        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+    }
+
+    void system_reset() {
+        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), spec_.ystart, spec_.hmove_blanks);
+    }
+
+    void frame(int a, int b, bool reset, bool select, bool settings) {
+        ale_frame<true>(m_, spec_.wiring, spec_.game, screens_.data(), spec_.rom.data(), (u8)a, (u8)b, reset, select, settings);
+    }
+
+    void begin_episode() {
+        m_.episode_frame_number = 0;
+        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+    }
+    void count_frame() {
+        m_.frame_number += 1;
+        m_.episode_frame_number += 1;
+    }
+    void game_reset() { cule::game_reset(spec_.game, m_.game); }
+    void clear_actions() { m_.action_a = m_.action_b = NOOP; }
+
+    Bytes ram() const { return Bytes(128, m_.console.riot.ram); }
+    Bytes screen() const {
+        return Bytes({SCREEN_HEIGHT, SCREEN_WIDTH}, console_screen(m_.console, screens_.data()));
+    }
+    py::dict cpu() const {
+        const Cpu6502& c = m_.console.cpu;
+        py::dict d;
+        d["pc"] = c.pc; d["a"] = c.a; d["x"] = c.x; d["y"] = c.y; d["sp"] = c.sp; d["p"] = c.p;
+        d["halted"] = c.halted; d["cycles"] = m_.console.cycles;
+        return d;
+    }
+    py::dict tia() const {
+        const Tia& t = m_.console.tia;
+        py::dict d;
+        d["posp0"] = t.posp0; d["posp1"] = t.posp1; d["posm0"] = t.posm0; d["posm1"] = t.posm1;
+        d["posbl"] = t.posbl; d["collision"] = t.collision; d["vblank"] = t.vblank;
+        d["partial_frame"] = t.partial_frame; d["scanlines_last_frame"] = t.scanlines_last_frame;
+        return d;
+    }
+
+    // A snapshot: the machine followed by both frame buffers.
+    Bytes state() const {
+        Bytes out(sizeof(Machine) + SCREEN_BYTES);
+        std::memcpy(out.mutable_data(), &m_, sizeof(Machine));
+        std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), SCREEN_BYTES);
+        return out;
+    }
+    void set_state(const Bytes& s) {
+        if (s.size() != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
+            throw std::invalid_argument("state has " + std::to_string(s.size()) + " bytes, expected " +
+                                        std::to_string(sizeof(Machine) + SCREEN_BYTES));
+        std::memcpy(&m_, s.data(), sizeof(Machine));
+        std::memcpy(screens_.data(), s.data() + sizeof(Machine), SCREEN_BYTES);
+    }
+
+    Machine m_;
+    GameSpec spec_;
+    std::vector<u8> screens_;
+    Mt19937 mt_;
+};
+
+class VecEnv {
+  public:
+    VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
+           i32 max_episode_frames, u32 legal_actions, i32 num_threads)
+        : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * SCREEN_BYTES),
+          rng_(num_envs), needs_reset_(num_envs, 0), threads_(num_threads) {
+        if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
+        cfg_.game = spec_.game;
+        cfg_.wiring = spec_.wiring;
+        cfg_.frameskip = frameskip;
+        cfg_.repeat_threshold = (u64)(repeat_action_probability * 4294967296.0);
+        if ((double)cfg_.repeat_threshold < repeat_action_probability * 4294967296.0) cfg_.repeat_threshold += 1;
+        cfg_.max_episode_frames = max_episode_frames;
+        cfg_.legal_actions = legal_actions;
+        cfg_.pool_size = 0;
+    }
+
+    // The pool: K snapshots as made by Console1.state(), shape (K, state_size).
+    void set_pool(const Bytes& states) {
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
+            throw std::invalid_argument("pool states must have shape (K, " +
+                                        std::to_string(sizeof(Machine) + SCREEN_BYTES) + ")");
+        u32 k = (u32)states.shape(0);
+        if (k == 0) throw std::invalid_argument("the reset pool needs at least one state");
+        pool_.resize(k);
+        pool_screens_.resize((size_t)k * SCREEN_BYTES);
+        for (u32 i = 0; i < k; ++i) {
+            const u8* s = states.data(i, 0);
+            std::memcpy(&pool_[i], s, sizeof(Machine));
+            std::memcpy(&pool_screens_[(size_t)i * SCREEN_BYTES], s + sizeof(Machine), SCREEN_BYTES);
+        }
+        cfg_.pool_size = k;
+    }
+
+    void seed(const py::array_t<u64, py::array::c_style>& keys) {
+        check_length(keys.size(), "seed keys");
+        for (i32 i = 0; i < n_; ++i) rng_[i] = EnvRng{keys.data()[i], 0};
+    }
+
+    // Starts a new episode in the masked environments from pool states picked by their RNG.
+    void reset(const py::array_t<u8, py::array::c_style>& mask) {
+        check_length(mask.size(), "reset mask");
+        if (!cfg_.pool_size) throw std::logic_error("reset pool is empty");
+        const u8* m = mask.data();
+        for (i32 i = 0; i < n_; ++i) {
+            if (!m[i]) continue;
+            u32 k = cfg_.pool_size > 1 ? rng_u32(rng_[i]) % cfg_.pool_size : 0;
+            load_pool_state(machines_[i], screen(i), pool_.data(), pool_screens_.data(), k);
+            needs_reset_[i] = 0;
+        }
+    }
+
+    void step(const py::array_t<u8, py::array::c_style>& actions, py::array_t<i32, py::array::c_style>& rewards,
+              py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated) {
+        check_length(actions.size(), "actions");
+        check_length(rewards.size(), "rewards");
+        check_length(terminated.size(), "terminated");
+        check_length(truncated.size(), "truncated");
+        const u8* a = actions.data();
+        i32* r = rewards.mutable_data();
+        u8* te = terminated.mutable_data();
+        u8* tr = truncated.mutable_data();
+        py::gil_scoped_release release;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+        for (i32 i = 0; i < n_; ++i) {
+            StepResult s = env_step<true>(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
+                                          pool_screens_.data(), spec_.rom.data(), cfg_, a[i]);
+            r[i] = s.reward;
+            te[i] = s.terminated;
+            tr[i] = s.truncated;
+        }
+    }
+
+    // Current frames as palette indices, shape (N, 210, 160).
+    void screens(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size() / SCREEN_PIXELS, "screen buffer");
+        u8* o = out.mutable_data();
+        for (i32 i = 0; i < n_; ++i)
+            std::memcpy(o + (size_t)i * SCREEN_PIXELS, console_screen(machines_[i].console, screen(i)), SCREEN_PIXELS);
+    }
+
+    void ram(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size() / 128, "ram buffer");
+        for (i32 i = 0; i < n_; ++i) std::memcpy(out.mutable_data() + (size_t)i * 128, machines_[i].console.riot.ram, 128);
+    }
+
+    py::dict info() const {
+        py::array_t<i32> lives(n_), frame(n_), episode_frame(n_);
+        for (i32 i = 0; i < n_; ++i) {
+            lives.mutable_data()[i] = machines_[i].game.lives;
+            frame.mutable_data()[i] = machines_[i].frame_number;
+            episode_frame.mutable_data()[i] = machines_[i].episode_frame_number;
+        }
+        py::dict d;
+        d["lives"] = lives;
+        d["frame_number"] = frame;
+        d["episode_frame_number"] = episode_frame;
+        return d;
+    }
+
+    Bytes get_states() const {
+        Bytes out({(py::ssize_t)n_, (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)});
+        for (i32 i = 0; i < n_; ++i) {
+            u8* o = out.mutable_data(i, 0);
+            std::memcpy(o, &machines_[i], sizeof(Machine));
+            std::memcpy(o + sizeof(Machine), screen(i), SCREEN_BYTES);
+        }
+        return out;
+    }
+
+    void set_states(const Bytes& states, const py::array_t<i64, py::array::c_style>& env_ids) {
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES) ||
+            states.shape(0) != env_ids.size())
+            throw std::invalid_argument("states must have shape (len(env_ids), state_size)");
+        for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
+            i64 i = env_ids.data()[j];
+            if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
+            const u8* s = states.data(j, 0);
+            std::memcpy(&machines_[i], s, sizeof(Machine));
+            std::memcpy(screen(i), s + sizeof(Machine), SCREEN_BYTES);
+            needs_reset_[i] = 0;
+        }
+    }
+
+    i32 num_envs() const { return n_; }
+
+  private:
+    u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    void check_length(py::ssize_t n, const char* what) const {
+        if (n != n_) throw std::invalid_argument(std::string(what) + " must have " + std::to_string(n_) +
+                                                 " entries, got " + std::to_string(n));
+    }
+
+    GameSpec spec_;
+    i32 n_;
+    StepConfig cfg_;
+    std::vector<Machine> machines_;
+    std::vector<u8> screens_;
+    std::vector<EnvRng> rng_;
+    std::vector<u8> needs_reset_;
+    std::vector<Machine> pool_;
+    std::vector<u8> pool_screens_;
+    i32 threads_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_cpu, m) {
+    m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
+    m.attr("STATE_SIZE") = sizeof(Machine) + SCREEN_BYTES;
+    m.attr("NUM_GAMES") = (int)NUM_GAMES;
+
+    py::class_<GameSpec>(m, "GameSpec")
+        .def(py::init(&make_spec), py::arg("rom"), py::arg("game"), py::arg("scheme"), py::arg("ystart"),
+             py::arg("hmove_blanks"), py::arg("left_paddles"), py::arg("right_paddles"), py::arg("swap_ports"),
+             py::arg("swap_paddles"), py::arg("power_on_switches"));
+
+    py::class_<Console1>(m, "Console")
+        .def(py::init<GameSpec>())
+        .def("power_on", &Console1::power_on)
+        .def("system_reset", &Console1::system_reset)
+        .def("frame", &Console1::frame, py::arg("a"), py::arg("b") = (int)NOOP, py::arg("reset") = false,
+             py::arg("select") = false, py::arg("settings") = true)
+        .def("begin_episode", &Console1::begin_episode)
+        .def("count_frame", &Console1::count_frame)
+        .def("game_reset", &Console1::game_reset)
+        .def("clear_actions", &Console1::clear_actions)
+        .def("set_difficulty", [](Console1& c, int d) { c.m_.difficulty = (u8)d; })
+        .def("ram", &Console1::ram)
+        .def("screen", &Console1::screen)
+        .def("cpu", &Console1::cpu)
+        .def("tia", &Console1::tia)
+        .def("state", &Console1::state)
+        .def("set_state", &Console1::set_state)
+        .def_property_readonly("reward", [](const Console1& c) { return c.m_.game.reward; })
+        .def_property_readonly("terminal", [](const Console1& c) { return (bool)c.m_.game.terminal; })
+        .def_property_readonly("lives", [](const Console1& c) { return c.m_.game.lives; })
+        .def_property_readonly("frame_number", [](const Console1& c) { return c.m_.frame_number; })
+        .def_property_readonly("episode_frame_number", [](const Console1& c) { return c.m_.episode_frame_number; });
+
+    py::class_<VecEnv>(m, "VecEnv")
+        .def(py::init<GameSpec, i32, i32, double, i32, u32, i32>(), py::arg("spec"), py::arg("num_envs"),
+             py::arg("frameskip"), py::arg("repeat_action_probability"), py::arg("max_episode_frames"),
+             py::arg("legal_actions"), py::arg("num_threads"))
+        .def("set_pool", &VecEnv::set_pool)
+        .def("seed", &VecEnv::seed)
+        .def("reset", &VecEnv::reset)
+        .def("step", &VecEnv::step)
+        .def("screens", &VecEnv::screens)
+        .def("ram", &VecEnv::ram)
+        .def("info", &VecEnv::info)
+        .def("get_states", &VecEnv::get_states)
+        .def("set_states", &VecEnv::set_states)
+        .def_property_readonly("num_envs", &VecEnv::num_envs);
+
+    m.def("palette_rgb", []() {
+        py::array_t<u8> out({256, 3});
+        for (int i = 0; i < 256; ++i) {
+            out.mutable_at(i, 0) = NTSC_RGB[i] >> 16;
+            out.mutable_at(i, 1) = NTSC_RGB[i] >> 8 & 0xFF;
+            out.mutable_at(i, 2) = NTSC_RGB[i] & 0xFF;
+        }
+        return out;
+    });
+    m.def("palette_grey", []() { return py::array_t<u8>(256, NTSC_GREY); });
+
+    bind_cpu_probe(m);
+}

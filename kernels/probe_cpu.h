@@ -1,0 +1,52 @@
+// Host-only test hook: one instruction of the CPU core on a flat 64 KiB memory, for comparing
+// single instructions with an independent 6502 model (py65) in tests/test_cpu6502.py.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <tuple>
+
+#include "cpu6502.h"
+
+namespace cule {
+
+struct FlatBus {
+    u8* mem;
+    u32 cycles;
+    pybind11::list accesses;
+    u8 peek(u16 addr) {
+        accesses.append(pybind11::make_tuple("r", addr, mem[addr]));
+        return mem[addr];
+    }
+    void poke(u16 addr, u8 v) {
+        accesses.append(pybind11::make_tuple("w", addr, v));
+        mem[addr] = v;
+    }
+    void add_cycles(u32 n) { cycles += n; }
+};
+
+inline void bind_cpu_probe(pybind11::module_& m) {
+    namespace py = pybind11;
+    m.def(
+        "cpu_probe_step",
+        [](py::dict regs, py::array_t<u8, py::array::c_style> memory) {
+            if (memory.size() != 65536) throw std::invalid_argument("memory must hold 65536 bytes");
+            Cpu6502 c = {};
+            c.pc = regs["pc"].cast<u16>();
+            c.a = regs["a"].cast<u8>();
+            c.x = regs["x"].cast<u8>();
+            c.y = regs["y"].cast<u8>();
+            c.sp = regs["sp"].cast<u8>();
+            c.p = regs["p"].cast<u8>();
+            FlatBus bus{memory.mutable_data(), 0, py::list()};
+            cpu_step(c, bus);
+            py::dict out;
+            out["pc"] = c.pc; out["a"] = c.a; out["x"] = c.x; out["y"] = c.y; out["sp"] = c.sp; out["p"] = c.p;
+            out["halted"] = c.halted;
+            return py::make_tuple(out, bus.cycles, bus.accesses);
+        },
+        py::arg("regs"), py::arg("memory"),
+        "Runs one instruction on a flat 64 KiB memory: (registers, cycles, [(r|w, address, value)]).");
+}
+
+}  // namespace cule

@@ -1,0 +1,83 @@
+// The RIOT 6532: 128 bytes of RAM, the interval timer and the two I/O ports.
+// The timer is kept as (value, interval, cycle when set) and read lazily, as Stella 2.4 does,
+// including its quirk of counting on at one tick per cycle after the first underflow read.
+#pragma once
+#include "types.h"
+
+namespace cule {
+
+struct Riot {
+    u8 ram[128];
+    u32 timer;               // value written to TIMxT
+    u32 shift;               // log2 of the interval: 0, 3, 6 or 10
+    i32 cycles_when_set;     // relative to the frame's cycle counter, like every cycle stamp
+    i32 cycles_when_int_reset;
+    u8 read_after_int;       // the timer was read after it underflowed
+    u8 ddra, ddrb;
+};
+
+// Console inputs as the RIOT ports see them, prepared once per frame from the action.
+struct Ports {
+    u8 swcha;    // joystick directions, 1 = not pressed
+    u8 swchb;    // console switches, 1 = not pressed / difficulty B is 0
+};
+
+CULE_HD void riot_reset(Riot& r, u32 random_draw) {
+    r.timer = 25 + random_draw % 75;
+    r.shift = 6;
+    r.cycles_when_set = 0;
+    r.cycles_when_int_reset = 0;
+    r.read_after_int = 0;
+    r.ddra = r.ddrb = 0;
+}
+
+// The frame's cycle counter restarts at 0: shift the stamps so that differences stay the same.
+CULE_HD void riot_rebase_cycles(Riot& r, u32 cycles) {
+    r.cycles_when_set -= (i32)cycles;
+    r.cycles_when_int_reset -= (i32)cycles;
+}
+
+CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
+    switch (addr & 0x07) {
+        case 0x00: return ports.swcha;   // pins, whatever DDRA says
+        case 0x01: return r.ddra;
+        case 0x02: return ports.swchb;
+        case 0x03: return r.ddrb;
+        case 0x04:
+        case 0x06: {  // INTIM
+            u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
+            i32 t = (i32)r.timer - (i32)(delta >> r.shift) - 1;
+            if (t >= 0) return (u8)t;
+            t = (i32)(r.timer << r.shift) - (i32)delta - 1;
+            if (t <= -2 && !r.read_after_int) {
+                r.read_after_int = 1;
+                r.cycles_when_int_reset = (i32)cycles;
+            }
+            if (r.read_after_int) {
+                i32 offset = r.cycles_when_int_reset - (r.cycles_when_set + (i32)(r.timer << r.shift));
+                t = (i32)r.timer - (i32)(delta >> r.shift) - offset;
+            }
+            return (u8)t;
+        }
+        default: {  // TIMINT
+            u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
+            i32 t = (i32)r.timer - (i32)(delta >> r.shift) - 1;
+            return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;
+        }
+    }
+}
+
+CULE_HD void riot_poke(Riot& r, u16 addr, u8 value, u32 cycles) {
+    if ((addr & 0x07) == 0x01) {
+        r.ddra = value;
+    } else if ((addr & 0x14) == 0x14) {  // TIM1T, TIM8T, TIM64T, T1024T
+        const u32 shifts[4] = {0, 3, 6, 10};
+        r.timer = value;
+        r.shift = shifts[addr & 0x03];
+        r.cycles_when_set = (i32)cycles;
+        r.read_after_int = 0;
+    }
+    // SWCHA writes reach no controller the ALE games use; SWCHB, DDRB and edge control are ignored.
+}
+
+}  // namespace cule

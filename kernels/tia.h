@@ -1,0 +1,629 @@
+// The TIA as ALE's Stella 2.4 core models it (the "old" TIA, not the cycle-exact one of later
+// Stellas): registers change at CPU writes after a per-register delay, and the picture is drawn
+// lazily, span by span, up to the colour clock of each access. Collisions come out of the same
+// drawing, so the state must be drawn even when nobody looks at the pixels.
+//
+// Stella keeps pointers into large precomputed mask tables; here each object keeps what such a
+// pointer captured (position and shape at the time it was set) and the mask is computed on the
+// fly, which is the same function of (hpos, captured position, shape) and fits a GPU thread.
+#pragma once
+#include "types.h"
+
+namespace cule {
+
+enum : u8 {
+    P0_BIT = 0x01, M0_BIT = 0x02, P1_BIT = 0x04, M1_BIT = 0x08,
+    BL_BIT = 0x10, PF_BIT = 0x20, SCORE_BIT = 0x40, PRIORITY_BIT = 0x80,
+};
+
+enum : i32 {
+    HBLANK = 68,
+    CLOCKS_PER_LINE = 228,
+    SCREEN_WIDTH = 160,
+    SCREEN_HEIGHT = 210,
+    SCREEN_PIXELS = SCREEN_WIDTH * SCREEN_HEIGHT,
+    MAX_SCANLINES = 290,        // NTSC: a TIA write past this line ends the frame
+};
+
+// What one of Stella's mask pointers captured: the object's position and shape when it was set.
+struct ObjectMask {
+    i16 pos;
+    u8 shape;   // players: NUSIZ mode | SKIP_FIRST; missiles: number | size << 3 | HIDDEN; ball: size
+};
+enum : u8 { SKIP_FIRST = 0x08, HIDDEN = 0x80 };
+
+struct Tia {
+    // Colour clocks, relative to the frame's CPU cycle counter times three.
+    i32 clock_frame_start, clock_start_display, clock_stop_display;
+    i32 clock_last_update, clocks_to_end_of_line;
+    i32 vsync_finish_clock, last_hmove_clock;
+    i32 dump_disabled_cycle;     // CPU cycles
+    i32 scanlines_last_frame;
+    i32 frame_pos;               // next pixel the drawing writes (Stella's frame pointer)
+    u32 pf;                      // PF2:PF1:PF0 as bits 19..0
+    u16 collision;
+    i16 posp0, posp1, posm0, posm1, posbl;
+    ObjectMask mp0, mp1, mm0, mm1, mbl;
+    u8 color[4];                 // background, playfield, player 0, player 1
+    u8 vsync, vblank, nusiz0, nusiz1, ctrlpf, prio_score, pf_reflect;
+    u8 refp0, refp1, grp0, grp1, dgrp0, dgrp1, cur_grp0, cur_grp1;
+    u8 enam0, enam1, enabl, denabl, vdelp0, vdelp1, vdelbl, resmp0, resmp1;
+    u8 hmp0, hmp1, hmm0, hmm1, hmbl;
+    u8 enabled;                  // *_BIT of the objects that may show
+    u8 dump_enabled, hmove_blank, allow_hmove_blank, m0_ark, m0_ark_counter;
+    u8 ystart;
+    u8 front;                    // which of the two frame buffers is being drawn
+    u8 partial_frame, frame_greyed;
+};
+
+// Paddle and fire inputs as the TIA reads them.
+struct TiaInputs {
+    i32 resistance[4];   // INPT0..3; 0: minimum (reads charged), PADDLE_NONE: no paddle
+    u32 charge_cycles[4];
+    u8 inpt4, inpt5;     // 0x80 when the button is up
+};
+enum : i32 { PADDLE_NONE = 0x7FFFFFFF };
+
+// Cycles a paddle capacitor needs to charge, with Stella's constants and rounding.
+CULE_HD u32 paddle_charge_cycles(i32 resistance) {
+    double t = (1.6 * resistance * 0.01E-6);
+    return (u32)(t * 1.19E6);
+}
+
+CULE_HD u8 reverse_bits(u8 b) {
+    b = (u8)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+    b = (u8)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+    return (u8)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+}
+
+// ---- object masks ---------------------------------------------------------------------------
+
+// Copies drawn by NUSIZ modes 0..7 besides the first: bit 0 at +16, bit 1 at +32, bit 2 at +64.
+CULE_HD u32 nusiz_copies(u32 mode) { return (0x06043210u >> (mode * 4)) & 0x7; }
+
+CULE_HD i32 distance_from(i32 pos, i32 hpos) {
+    i32 d = hpos - pos;
+    return d < 0 ? d + SCREEN_WIDTH : d;
+}
+
+// The graphics bit (0x80 >> k) a player shows at hpos, or 0.
+CULE_HD u8 player_mask(ObjectMask m, i32 hpos) {
+    i32 d = distance_from(m.pos, hpos);
+    u32 mode = m.shape & 7;
+    bool first = !(m.shape & SKIP_FIRST);
+    if (mode == 5) return (first && d > 0 && d <= 16) ? (u8)(0x80 >> ((d - 1) >> 1)) : 0;
+    if (mode == 7) return (first && d > 0 && d <= 32) ? (u8)(0x80 >> ((d - 1) >> 2)) : 0;
+    if (d < 8) return first ? (u8)(0x80 >> d) : 0;
+    u32 copies = nusiz_copies(mode);
+    if ((copies & 1) && d >= 16 && d < 24) return (u8)(0x80 >> (d - 16));
+    if ((copies & 2) && d >= 32 && d < 40) return (u8)(0x80 >> (d - 32));
+    if ((copies & 4) && d >= 64 && d < 72) return (u8)(0x80 >> (d - 64));
+    return 0;
+}
+
+CULE_HD bool missile_mask(ObjectMask m, i32 hpos) {
+    if (m.shape & HIDDEN) return false;
+    i32 d = distance_from(m.pos, hpos);
+    i32 width = 1 << ((m.shape >> 3) & 3);
+    if (d < width) return true;
+    u32 copies = nusiz_copies(m.shape & 7);
+    return ((copies & 1) && d >= 16 && d < 16 + width) || ((copies & 2) && d >= 32 && d < 32 + width) ||
+           ((copies & 4) && d >= 64 && d < 64 + width);
+}
+
+CULE_HD bool ball_mask(ObjectMask m, i32 hpos) {
+    return distance_from(m.pos, hpos) < (1 << (m.shape & 3));
+}
+
+// The PF bit shown at hpos: 20 cells of 4 pixels per half, the right half mirrored if reflected.
+CULE_HD u32 playfield_mask(i32 hpos, u8 reflect) {
+    i32 cell = (hpos >= 80 ? hpos - 80 : hpos) >> 2;
+    if (reflect && hpos >= 80) cell = 19 - cell;
+    if (cell < 4) return 1u << cell;                  // PF0, bits 4..7 of the register
+    if (cell < 12) return 0x800u >> (cell - 4);       // PF1, drawn from its bit 7
+    return 0x1000u << (cell - 12);                    // PF2, drawn from its bit 0
+}
+
+CULE_HD ObjectMask player_object(i16 pos, u8 nusiz, u8 skip_first) {
+    ObjectMask m = {pos, (u8)((nusiz & 7) | skip_first)};
+    return m;
+}
+CULE_HD ObjectMask missile_object(i16 pos, u8 nusiz) {
+    ObjectMask m = {pos, (u8)((nusiz & 7) | ((nusiz & 0x30) >> 1))};
+    return m;
+}
+CULE_HD ObjectMask ball_object(i16 pos, u8 ctrlpf) {
+    ObjectMask m = {pos, (u8)((ctrlpf & 0x30) >> 4)};
+    return m;
+}
+
+// ---- drawing --------------------------------------------------------------------------------
+
+// Collision latch bits (CXM0P.7 = bit 0 ... CXPPMM.6 = bit 14) for a set of objects on one pixel.
+CULE_HD u16 collisions_of(u32 e) {
+    u32 m0 = (e & M0_BIT) ? 0xFFFF : 0, m1 = (e & M1_BIT) ? 0xFFFF : 0;
+    u32 p0 = (e & P0_BIT) ? 0xFFFF : 0, p1 = (e & P1_BIT) ? 0xFFFF : 0;
+    u32 bl = (e & BL_BIT) ? 0xFFFF : 0, pf = (e & PF_BIT) ? 0xFFFF : 0;
+    u32 c = (m0 & p1 & 0x0001) | (m0 & p0 & 0x0002) | (m1 & p0 & 0x0004) | (m1 & p1 & 0x0008) |
+            (p0 & pf & 0x0010) | (p0 & bl & 0x0020) | (p1 & pf & 0x0040) | (p1 & bl & 0x0080) |
+            (m0 & pf & 0x0100) | (m0 & bl & 0x0200) | (m1 & pf & 0x0400) | (m1 & bl & 0x0800) |
+            (bl & pf & 0x1000) | (p0 & p1 & 0x2000) | (m0 & m1 & 0x4000);
+    return (u16)c;
+}
+
+// Which colour register (0 BK, 1 PF, 2 P0, 3 P1) shows for the objects e on a pixel.
+CULE_HD u32 colour_of(u32 e, bool left_half) {
+    u32 c = 0;
+    if (e & PRIORITY_BIT) {
+        if (e & (P1_BIT | M1_BIT)) c = 3;
+        if (e & (P0_BIT | M0_BIT)) c = 2;
+        if (e & (BL_BIT | PF_BIT)) c = 1;   // score mode has no effect under priority...
+    } else {
+        if (e & BL_BIT) c = 1;
+        if (e & PF_BIT) c = (e & SCORE_BIT) ? (left_half ? 2 : 3) : 1;
+        if (e & (P1_BIT | M1_BIT)) c = (c != 2) ? 3 : 2;
+        if (e & (P0_BIT | M0_BIT)) c = 2;
+    }
+    return c;
+}
+
+// Stella draws the common object combinations with special loops that step four pixels at a
+// time from aligned positions while the objects' masks are empty. Within a span they give the
+// same pixels as the general rule, but a four-pixel step may run past the span's end; those
+// pixels stay written unless a later span of the frame covers them. This tells, for the
+// combination e, which objects' masks the four-pixel step tests (bit 31: it always steps).
+CULE_HD u32 four_pixel_step_masks(u32 e) {
+    u32 objects = e & 0x3F, score = e & SCORE_BIT;
+    switch (objects) {
+        case PF_BIT: return 0x80000000u;
+        case P0_BIT: case P1_BIT: case M0_BIT: case M1_BIT: case BL_BIT:
+        case P0_BIT | P1_BIT: case M0_BIT | M1_BIT:
+        case BL_BIT | M0_BIT: case BL_BIT | M1_BIT: case BL_BIT | P1_BIT:
+            return objects;
+        case PF_BIT | P0_BIT: return score ? 0 : P0_BIT;
+        case PF_BIT | P1_BIT: return score ? 0 : P1_BIT;
+        case PF_BIT | BL_BIT: return score ? 0 : BL_BIT;
+        default: return 0;
+    }
+}
+
+CULE_HD bool masks_empty(const Tia& t, u32 objects, i32 hpos) {
+    for (i32 x = hpos; x < hpos + 4; ++x) {
+        if ((objects & P0_BIT) && player_mask(t.mp0, x)) return false;
+        if ((objects & P1_BIT) && player_mask(t.mp1, x)) return false;
+        if ((objects & M0_BIT) && missile_mask(t.mm0, x)) return false;
+        if ((objects & M1_BIT) && missile_mask(t.mm1, x)) return false;
+        if ((objects & BL_BIT) && ball_mask(t.mbl, x)) return false;
+    }
+    return true;
+}
+
+CULE_HD void fill(u8* fb, i32 pos, i32 n, u8 value) {
+    if (pos + n > SCREEN_PIXELS) n = SCREEN_PIXELS - pos;   // rows past the screen are never shown
+    for (i32 i = 0; i < n; ++i) fb[pos + i] = value;
+}
+
+// The colour of a pixel drawn by a four-pixel step (playfield or background).
+CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
+    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[0];
+    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? 2 : 3];
+    return t.color[1];
+}
+
+// Draws n pixels from hpos on the current line and latches their collisions.
+template <bool DRAW>
+CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
+    i32 pos = t.frame_pos;
+    t.frame_pos += n;
+    if (t.vblank & 0x02) {
+        if (DRAW) fill(fb, pos, n, 0);
+        return;
+    }
+    u32 e0 = t.enabled | t.prio_score;
+    // The playfield-only loop uses score colours even under priority, unlike the general rule.
+    bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
+    for (i32 i = 0; i < n; ++i) {
+        i32 x = hpos + i;
+        u32 e = 0;
+        if (t.pf & playfield_mask(x, t.pf_reflect)) e |= PF_BIT;
+        if ((t.enabled & BL_BIT) && ball_mask(t.mbl, x)) e |= BL_BIT;
+        if (t.cur_grp1 & player_mask(t.mp1, x)) e |= P1_BIT;
+        if ((t.enabled & M1_BIT) && missile_mask(t.mm1, x)) e |= M1_BIT;
+        if (t.cur_grp0 & player_mask(t.mp0, x)) e |= P0_BIT;
+        if ((t.enabled & M0_BIT) && missile_mask(t.mm0, x)) e |= M0_BIT;
+        t.collision |= collisions_of(e);
+        if (DRAW && pos + i < SCREEN_PIXELS) {
+            u32 c = score_only_pf && e ? (x < 80 ? 2 : 3) : colour_of(e | t.prio_score, x < 80);
+            fb[pos + i] = t.color[c];
+        }
+    }
+    i32 end = hpos + n, last_step = end & ~3;
+    if (DRAW && (end & 3) && last_step >= hpos) {
+        u32 step = four_pixel_step_masks(e0);
+        if (step && ((step & 0x80000000u) || masks_empty(t, step, last_step))) {
+            u8 c = four_pixel_step_colour(t, e0, last_step);
+            fill(fb, pos + n, last_step + 4 - end, c);
+        }
+    }
+}
+
+// End of a scanline: the player masks lose their RESPx state, the playfield latches its
+// reflection, and the Cosmic Ark missile trick moves missile 0.
+CULE_HD void end_of_line(Tia& t) {
+    t.pf_reflect = t.ctrlpf & 1;
+    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
+    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+    if (t.m0_ark) {
+        const i16 steps[4] = {18, 33, 0, 17};
+        t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
+        t.posm0 -= steps[t.m0_ark_counter];
+        if (t.posm0 >= 160) t.posm0 -= 160;
+        else if (t.posm0 < 0) t.posm0 += 160;
+        t.mm0 = missile_object(t.posm0, t.nusiz0);
+        if (t.m0_ark_counter == 1) t.mm0.shape |= 1 << 3;   // one size up
+        else if (t.m0_ark_counter == 2) t.mm0.shape |= HIDDEN;
+    }
+}
+
+// Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3).
+template <bool DRAW>
+CULE_HD void tia_update_to(Tia& t, u8* fb, i32 clock) {
+    if (clock < t.clock_start_display || t.clock_last_update >= t.clock_stop_display ||
+        t.clock_last_update >= clock)
+        return;
+    if (clock > t.clock_stop_display) clock = t.clock_stop_display;
+    do {
+        i32 n, from = CLOCKS_PER_LINE - t.clocks_to_end_of_line;
+        if (clock > t.clock_last_update + t.clocks_to_end_of_line) {
+            n = t.clocks_to_end_of_line;
+            t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+            t.clock_last_update += n;
+        } else {
+            n = clock - t.clock_last_update;
+            t.clocks_to_end_of_line -= n;
+            t.clock_last_update = clock;
+        }
+        if (from < HBLANK) {
+            i32 skip = HBLANK - from < n ? HBLANK - from : n;
+            from += skip;
+            n -= skip;
+        }
+        i32 line_pos = t.frame_pos;
+        if (n) draw_span<DRAW>(t, fb, from - HBLANK, n);
+        // HMOVE blanks the line's first 8 pixels; Stella clears from the span's start to clock
+        // 76 even when the span ends in HBLANK, and later spans redraw what lies beyond.
+        if (t.hmove_blank && from < HBLANK + 8) {
+            if (DRAW) fill(fb, line_pos, HBLANK + 8 - from, 0);
+            if (n + from >= HBLANK + 8) t.hmove_blank = 0;
+        }
+        if (t.clocks_to_end_of_line == CLOCKS_PER_LINE) end_of_line(t);
+    } while (t.clock_last_update < clock);
+}
+
+CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
+    return (clock - t.clock_frame_start) % CLOCKS_PER_LINE;
+}
+
+// ---- reset and frames -----------------------------------------------------------------------
+
+CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, u8 ystart, bool hmove_blanks) {
+    u8 partial = t.partial_frame, front = t.front, greyed = t.frame_greyed;
+    u8* bytes = (u8*)&t;
+    for (u32 i = 0; i < sizeof(Tia); ++i) bytes[i] = 0;
+    t.partial_frame = partial;   // survives a reset, like the frame buffers' roles
+    t.front = front;
+    t.frame_greyed = greyed;
+    t.allow_hmove_blank = hmove_blanks;
+    t.ystart = ystart;
+    for (i32 i = 0; i < SCREEN_PIXELS; ++i) fb_front[i] = fb_back[i] = 0;
+    t.clock_frame_start = (i32)(cycles * 3);
+    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * ystart;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * SCREEN_HEIGHT;
+    t.clock_last_update = t.clock_frame_start;
+    t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+    t.vsync_finish_clock = 0x7FFFFFFF;
+}
+
+// The frame's cycle counter restarts at 0: shift every stamp by the same amount.
+CULE_HD void tia_rebase_cycles(Tia& t, u32 cycles) {
+    i32 clocks = (i32)(cycles * 3);
+    t.dump_disabled_cycle -= (i32)cycles;
+    t.clock_frame_start -= clocks;
+    t.clock_start_display -= clocks;
+    t.clock_stop_display -= clocks;
+    t.clock_last_update -= clocks;
+    t.vsync_finish_clock -= clocks;
+    t.last_hmove_clock -= clocks;
+}
+
+// A new frame starts at the beginning of the line in which the last one ended. Returns the
+// colour clocks already into that line; the caller rebases the cycle counter to 0 first.
+CULE_HD u32 tia_clocks_into_frame_line(const Tia& t, u32 cycles) {
+    return (cycles * 3 - (u32)t.clock_frame_start) % CLOCKS_PER_LINE;
+}
+
+CULE_HD void tia_start_frame(Tia& t, u32 clocks_into_line) {
+    t.front ^= 1;
+    t.clock_frame_start = -(i32)clocks_into_line;
+    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * SCREEN_HEIGHT;
+    t.clock_last_update = t.clock_start_display;
+    t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+    t.frame_pos = 0;
+    t.frame_greyed = 0;
+}
+
+CULE_HD i32 tia_scanline(const Tia& t, u32 cycles) {
+    return (i32)((cycles * 3 - (u32)t.clock_frame_start) / CLOCKS_PER_LINE);
+}
+
+// A frame cut short by the instruction cap: the rows not reached yet are dimmed.
+CULE_HD void tia_grey_out(const Tia& t, u8* fb, u32 cycles) {
+    i32 line = tia_scanline(t, cycles);
+    if (line < t.ystart) line = t.ystart;
+    for (i32 row = line - t.ystart; row < SCREEN_HEIGHT; ++row)
+        for (i32 x = 0; x < SCREEN_WIDTH; ++x) fb[row * SCREEN_WIDTH + x] = (fb[row * SCREEN_WIDTH + x] & 0x0F) >> 1;
+}
+
+// ---- CPU access ---------------------------------------------------------------------------
+
+template <bool DRAW>
+CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u8 data_bus) {
+    tia_update_to<DRAW>(t, fb, (i32)(cycles * 3));
+    u8 noise = data_bus & 0x3F;
+    u32 reg = addr & 0x0F;
+    if (reg < 8) {   // collision latches: two per register, one for CXBLPF
+        const u8 first_bit[8] = {0, 2, 4, 6, 8, 10, 12, 13};
+        u32 b = first_bit[reg];
+        u8 v = (t.collision >> b & 1) ? 0x80 : 0;
+        if (reg != 6 && (t.collision >> (b + 1) & 1)) v |= 0x40;
+        return v | noise;
+    }
+    if (reg < 12) {  // INPT0..3: paddle capacitors, grounded while VBLANK bit 7 dumps them
+        i32 r = in.resistance[reg - 8];
+        if (r == 0) return 0x80 | noise;
+        if (r == PADDLE_NONE || t.dump_enabled) return noise;
+        return cycles > (u32)t.dump_disabled_cycle + in.charge_cycles[reg - 8] ? (0x80 | noise) : noise;
+    }
+    if (reg == 12) return in.inpt4 | noise;
+    if (reg == 13) return in.inpt5 | noise;
+    return noise;
+}
+
+// Stella's HMOVE motion: for HMOVE at CPU cycle x of the line, an object with HMxx = hm moves by
+// 8 - min(pulses, limit) pixels if the HMOVE extends HBLANK (early), else -max(0, pulses - limit),
+// with pulses = hm ^ 8. Both forms and the limits per cycle summarise Stella's measured table.
+CULE_HD bool hmove_is_early(i32 x) { return x <= 20 || x == 75; }
+CULE_HD i32 hmove_motion(i32 x, u8 hm) {
+    const u8 limit[76] = {
+        15, 15, 15, 15, 14, 13, 13, 12, 11, 10, 10, 9, 8, 7, 7, 6, 5, 4, 4, 3, 2,
+        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+        14, 13, 12, 12, 11, 10, 9, 9, 8, 7, 6, 6, 5, 4, 3, 3, 2, 1, 0, 0, 15};
+    i32 pulses = hm ^ 8, l = limit[x];
+    if (hmove_is_early(x)) return 8 - (pulses < l ? pulses : l);
+    return pulses > l ? l - pulses : 0;
+}
+
+CULE_HD i16 wrap_position(i32 p) {
+    if (p >= 160) p -= 160;
+    else if (p < 0) p += 160;
+    return (i16)p;
+}
+
+CULE_HD void update_player_graphics(Tia& t) {
+    u8 g0 = t.vdelp0 ? t.dgrp0 : t.grp0, g1 = t.vdelp1 ? t.dgrp1 : t.grp1;
+    t.cur_grp0 = t.refp0 ? reverse_bits(g0) : g0;
+    t.cur_grp1 = t.refp1 ? reverse_bits(g1) : g1;
+    t.enabled = (t.enabled & ~(P0_BIT | P1_BIT)) | (t.cur_grp0 ? P0_BIT : 0) | (t.cur_grp1 ? P1_BIT : 0);
+}
+CULE_HD void update_ball_enable(Tia& t) {
+    bool on = t.vdelbl ? t.denabl : t.enabl;
+    t.enabled = on ? (t.enabled | BL_BIT) : (t.enabled & ~BL_BIT);
+}
+CULE_HD void update_missile_enables(Tia& t) {
+    t.enabled = (t.enabled & ~(M0_BIT | M1_BIT)) | (t.enam0 && !t.resmp0 ? M0_BIT : 0) |
+                (t.enam1 && !t.resmp1 ? M1_BIT : 0);
+}
+
+// RESPx: where in the old copies the new position falls decides whether the copy being drawn
+// finishes first (+1), the first copy of the line is suppressed (0, +1) or shown (-1).
+CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
+    u32 copies = nusiz_copies(mode);
+    i32 width = mode == 5 ? 16 : mode == 7 ? 32 : 8;
+    i32 when = 0;
+    for (i32 n = newx; n < 160 + 72 + 5; n += 160) {
+        i32 d = n - oldx, v = 0;
+        for (i32 k = 0; k < 4; ++k) {
+            if (k > 0 && !(copies & (1u << (k - 1)))) continue;
+            i32 c = k == 0 ? 0 : (8 << k);
+            if (d >= c && d < c + 4) v = -1;
+            if (d >= c + 4 && d < c + 4 + width) v = 1;
+        }
+        if (v) when = v;
+    }
+    return when;
+}
+
+// CPU write to the TIA. Returns true when it ends the frame.
+template <bool DRAW>
+CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
+    addr &= 0x3F;
+    i32 clock = (i32)(cycles * 3);
+    i32 delay = 0;
+    switch (addr) {
+        case 0x01: case 0x0B: case 0x0C: case 0x1B: case 0x1C: delay = 1; break;
+        case 0x04: case 0x05: case 0x12: case 0x13: delay = 8; break;
+        case 0x0D: case 0x0E: case 0x0F: {   // playfield writes land 2..5 clocks later
+            const u8 d[4] = {4, 5, 2, 3};
+            delay = d[(clocks_into_line(t, clock) / 3) & 3];
+            break;
+        }
+        default: break;
+    }
+    tia_update_to<DRAW>(t, fb, clock + delay);
+    bool end_frame = (clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
+
+    i32 hpos = clocks_into_line(t, clock);
+    switch (addr) {
+        case 0x00:  // VSYNC
+            t.vsync = value;
+            if (value & 0x02) {
+                t.vsync_finish_clock = clock + CLOCKS_PER_LINE;
+            } else if (clock >= t.vsync_finish_clock) {
+                t.vsync_finish_clock = 0x7FFFFFFF;
+                end_frame = true;
+            }
+            break;
+        case 0x01:  // VBLANK; bit 7 grounds the paddle capacitors
+            if (!(t.vblank & 0x80) && (value & 0x80)) t.dump_enabled = 1;
+            if ((t.vblank & 0x80) && !(value & 0x80)) {
+                t.dump_enabled = 0;
+                t.dump_disabled_cycle = (i32)cycles;
+            }
+            t.vblank = value;
+            break;
+        case 0x02:  // WSYNC
+            if (last_access_was_read) {
+                u32 to_end = 76 - ((cycles - (u32)(t.clock_frame_start / 3)) % 76);
+                if (to_end < 76) cycles += to_end;
+            }
+            break;
+        case 0x04:
+            t.nusiz0 = value;
+            t.mp0 = player_object(t.posp0, value, 0);
+            t.mm0 = missile_object(t.posm0, value);
+            break;
+        case 0x05:
+            t.nusiz1 = value;
+            t.mp1 = player_object(t.posp1, value, 0);
+            t.mm1 = missile_object(t.posm1, value);
+            break;
+        case 0x06: case 0x07: case 0x08: case 0x09: {   // COLUP0 COLUP1 COLUPF COLUBK
+            const u8 slot[4] = {2, 3, 1, 0};
+            t.color[slot[addr - 6]] = value & 0xFE;
+            break;
+        }
+        case 0x0A:  // CTRLPF
+            t.ctrlpf = value;
+            t.prio_score = (value & 0x06) << 5;
+            if (hpos < HBLANK + 79) t.pf_reflect = value & 1;
+            t.mbl = ball_object(t.posbl, value);
+            break;
+        case 0x0B:
+            if (((value & 0x08) != 0) != (t.refp0 != 0)) {
+                t.refp0 = (value & 0x08) != 0;
+                t.cur_grp0 = reverse_bits(t.cur_grp0);
+            }
+            break;
+        case 0x0C:
+            if (((value & 0x08) != 0) != (t.refp1 != 0)) {
+                t.refp1 = (value & 0x08) != 0;
+                t.cur_grp1 = reverse_bits(t.cur_grp1);
+            }
+            break;
+        case 0x0D: case 0x0E: case 0x0F:
+            if (addr == 0x0D) t.pf = (t.pf & 0x000FFFF0) | ((value >> 4) & 0x0F);
+            else if (addr == 0x0E) t.pf = (t.pf & 0x000FF00F) | ((u32)value << 4);
+            else t.pf = (t.pf & 0x00000FFF) | ((u32)value << 12);
+            t.enabled = t.pf ? (t.enabled | PF_BIT) : (t.enabled & ~PF_BIT);
+            break;
+        case 0x10: case 0x11: {  // RESP0 RESP1
+            i16& pos = addr == 0x10 ? t.posp0 : t.posp1;
+            ObjectMask& mask = addr == 0x10 ? t.mp0 : t.mp1;
+            u8 nusiz = addr == 0x10 ? t.nusiz0 : t.nusiz1;
+            i16 newx = (i16)(hpos < HBLANK ? 3 : ((hpos - HBLANK) + 5) % 160);
+            i32 when = player_reset_when(nusiz & 7, pos, newx);
+            if (when == 1) tia_update_to<DRAW>(t, fb, clock + 11);
+            pos = newx;
+            mask = player_object(newx, nusiz, when == -1 ? 0 : SKIP_FIRST);
+            break;
+        }
+        case 0x12:
+            t.posm0 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;
+            t.mm0 = missile_object(t.posm0, t.nusiz0);
+            break;
+        case 0x13:
+            t.posm1 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;
+            t.mm1 = missile_object(t.posm1, t.nusiz1);
+            break;
+        case 0x14: {
+            i32 since_hmove = clock - t.last_hmove_clock;
+            t.posbl = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;
+            else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;
+            else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;
+            else if (since_hmove == 6 * 3 && hpos == 27) t.posbl = 5;
+            t.mbl = ball_object(t.posbl, t.ctrlpf);
+            break;
+        }
+        case 0x1B:  // GRP0 also moves GRP1 into its delay register
+            t.grp0 = value;
+            t.dgrp1 = t.grp1;
+            update_player_graphics(t);
+            break;
+        case 0x1C:  // GRP1 also moves GRP0 and ENABL into their delay registers
+            t.grp1 = value;
+            t.dgrp0 = t.grp0;
+            t.denabl = t.enabl;
+            update_player_graphics(t);
+            update_ball_enable(t);
+            break;
+        case 0x1D: t.enam0 = value & 0x02; update_missile_enables(t); break;
+        case 0x1E: t.enam1 = value & 0x02; update_missile_enables(t); break;
+        case 0x1F: t.enabl = value & 0x02; update_ball_enable(t); break;
+        case 0x20: t.hmp0 = value >> 4; break;
+        case 0x21: t.hmp1 = value >> 4; break;
+        case 0x22:  // HMM0; the Cosmic Ark trick: HMM0 7 -> 6 right after an HMOVE
+            if (clock == t.last_hmove_clock + 21 * 3 && t.hmm0 == 7 && (value >> 4) == 6) {
+                t.m0_ark = 1;
+                t.m0_ark_counter = 0;
+            }
+            t.hmm0 = value >> 4;
+            break;
+        case 0x23: t.hmm1 = value >> 4; break;
+        case 0x24: t.hmbl = value >> 4; break;
+        case 0x25: t.vdelp0 = value & 1; update_player_graphics(t); break;
+        case 0x26: t.vdelp1 = value & 1; update_player_graphics(t); break;
+        case 0x27: t.vdelbl = value & 1; update_ball_enable(t); break;
+        case 0x28: case 0x29: {  // RESMP0 RESMP1: releasing centres the missile on its player
+            bool p0 = addr == 0x28;
+            u8& resmp = p0 ? t.resmp0 : t.resmp1;
+            if (resmp && !(value & 0x02)) {
+                u8 nusiz = p0 ? t.nusiz0 : t.nusiz1;
+                i16 middle = (nusiz & 7) == 5 ? 8 : (nusiz & 7) == 7 ? 16 : 4;
+                i16& m = p0 ? t.posm0 : t.posm1;
+                m = (i16)(((p0 ? t.posp0 : t.posp1) + middle) % 160);
+                (p0 ? t.mm0 : t.mm1) = missile_object(m, nusiz);
+            }
+            resmp = value & 0x02;
+            update_missile_enables(t);
+            break;
+        }
+        case 0x2A: {  // HMOVE
+            i32 x = hpos / 3;
+            if (t.allow_hmove_blank && hmove_is_early(x)) t.hmove_blank = 1;
+            t.posp0 = wrap_position(t.posp0 + hmove_motion(x, t.hmp0));
+            t.posp1 = wrap_position(t.posp1 + hmove_motion(x, t.hmp1));
+            t.posm0 = wrap_position(t.posm0 + hmove_motion(x, t.hmm0));
+            t.posm1 = wrap_position(t.posm1 + hmove_motion(x, t.hmm1));
+            t.posbl = wrap_position(t.posbl + hmove_motion(x, t.hmbl));
+            t.mbl = ball_object(t.posbl, t.ctrlpf);
+            t.mp0 = player_object(t.posp0, t.nusiz0, 0);
+            t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+            t.mm0 = missile_object(t.posm0, t.nusiz0);
+            t.mm1 = missile_object(t.posm1, t.nusiz1);
+            t.last_hmove_clock = clock;
+            t.m0_ark = 0;
+            break;
+        }
+        case 0x2B: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
+        case 0x2C: t.collision = 0; break;
+        default: break;   // audio and unused addresses
+    }
+    return end_frame;
+}
+
+}  // namespace cule
