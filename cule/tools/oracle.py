@@ -1,0 +1,57 @@
+"""ale-py 0.12.1 as the oracle: one ALEInterface played with frameskip 1 and no sticky actions,
+reloaded at each episode end (a fresh console, as gymnasium's reset(seed=...) gives)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..games import Game
+
+
+@dataclass
+class AleFrame:
+    ram: np.ndarray
+    screen: np.ndarray        # palette indices (210, 160)
+    reward: int
+    terminal: bool
+    lives: int
+    frame_number: int
+    episode_frame_number: int
+
+
+class AleOracle:
+    def __init__(self, game: Game, mode: int | None = None, difficulty: int | None = None):
+        import ale_py
+        from ale_py import roms
+
+        ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+        self.ale = ale_py.ALEInterface()
+        self.ale.setInt("random_seed", 0)
+        self.ale.setFloat("repeat_action_probability", 0.0)
+        self.ale.setInt("frame_skip", 1)
+        self.ale.setInt("max_num_frames_per_episode", 0)
+        self.path = roms.get_rom_path(game.id)
+        self.mode, self.difficulty = mode, difficulty
+        self.load()
+
+    def load(self) -> AleFrame:
+        """A fresh console after ALE's reset: loadROM (and the chosen mode and difficulty)."""
+        self.ale.loadROM(str(self.path))
+        if self.mode is not None or self.difficulty is not None:
+            if self.mode is not None:
+                self.ale.setMode(self.mode)
+            if self.difficulty is not None:
+                self.ale.setDifficulty(self.difficulty)
+            self.ale.reset_game()
+        return self.observe(0)
+
+    def act(self, action: int) -> AleFrame:
+        return self.observe(int(self.ale.act(action)))
+
+    def observe(self, reward: int) -> AleFrame:
+        ale = self.ale
+        return AleFrame(ram=ale.getRAM().copy(), screen=ale.getScreen().copy(), reward=reward,
+                        terminal=bool(ale.game_over(with_truncation=False)), lives=int(ale.lives()),
+                        frame_number=int(ale.getFrameNumber()),
+                        episode_frame_number=int(ale.getEpisodeFrameNumber()))
