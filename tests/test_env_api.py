@@ -1,0 +1,105 @@
+"""CuleEnv's contract: shapes, dtypes, info keys, determinism, and clear errors for bad input."""
+import numpy as np
+import pytest
+import torch
+
+from cule import CuleEnv
+from cule.games import get_game
+from cule.roms import RomError, check_rom
+
+
+@pytest.fixture(scope="module")
+def pong():
+    return CuleEnv("Pong", num_envs=3)
+
+
+def test_reset_and_step_shapes(pong):
+    obs, info = pong.reset(seed=0)
+    assert obs.shape == (3, 1, 210, 160, 3) and obs.dtype == torch.uint8
+    obs, reward, terminated, truncated, info = pong.step([0, 1, 2])
+    assert obs.shape == (3, 1, 210, 160, 3)
+    assert reward.shape == terminated.shape == truncated.shape == (3,)
+    assert terminated.dtype == truncated.dtype == torch.bool
+    for key in ("lives", "frame_number", "episode_frame_number", "env_id"):
+        assert info[key].shape == (3,)
+    assert info["frame_number"].tolist() == [1, 1, 1]
+    assert pong.get_ram().shape == (3, 128) and pong.get_ram().dtype == torch.uint8
+
+
+def test_every_env_starts_from_ales_post_reset_state(pong):
+    obs, _ = pong.reset(seed=5)
+    assert torch.equal(obs[0], obs[1]) and torch.equal(obs[1], obs[2])
+    ram = pong.get_ram()
+    assert torch.equal(ram[0], ram[2])
+
+
+def test_actions_accepted_as_tensor_array_and_list(pong):
+    pong.reset(seed=0)
+    for actions in (torch.tensor([3, 3, 3]), np.array([3, 3, 3], dtype=np.int32), [3, 3, 3]):
+        pong.step(actions)
+
+
+def test_same_seed_same_run():
+    a = CuleEnv("Breakout", num_envs=2, repeat_action_probability=0.25)
+    b = CuleEnv("Breakout", num_envs=2, repeat_action_probability=0.25)
+    a.reset(seed=3)
+    b.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        act = rng.integers(0, 18, size=2)
+        oa, ra, *_ = a.step(act)
+        ob, rb, *_ = b.step(act)
+        assert torch.equal(oa, ob) and torch.equal(ra, rb)
+    assert torch.equal(a.get_ram(), b.get_ram())
+
+
+def test_grayscale_observation():
+    env = CuleEnv("Breakout", num_envs=1, grayscale=True)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (1, 1, 210, 160) and obs.dtype == torch.uint8
+
+
+def test_minimal_action_set():
+    env = CuleEnv("pong", num_envs=1, full_action_space=False)
+    assert env.action_set == (0, 1, 3, 4, 11, 12)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action 6 is out of range: actions are 0\.\.5"):
+        env.step([6])
+
+
+def test_unknown_game_names_the_value_and_the_choices():
+    with pytest.raises(ValueError, match=r"'Pongg'.*pong"):
+        CuleEnv("Pongg")
+
+
+@pytest.mark.parametrize("n", [0, -4, 2.5, True])
+def test_bad_num_envs(n):
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        CuleEnv("Pong", num_envs=n)
+
+
+def test_bad_actions(pong):
+    pong.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action 18 is out of range"):
+        pong.step([0, 18, 0])
+    with pytest.raises(ValueError, match=r"action -1 is out of range"):
+        pong.step([0, -1, 0])
+    with pytest.raises(ValueError, match=r"shape \(3,\), got \(2,\)"):
+        pong.step([0, 1])
+    with pytest.raises(ValueError, match="must be integers, got dtype float"):
+        pong.step(np.zeros(3))
+
+
+def test_missing_device_is_a_clear_error():
+    with pytest.raises(ValueError, match="device 'cuda' is not available"):
+        CuleEnv("Pong", device="cuda")
+
+
+def test_rom_with_wrong_md5_is_refused(tmp_path):
+    game = get_game("pong")
+    with pytest.raises(RomError, match=f"expects {game.md5}"):
+        check_rom(game, b"\x00" * 2048)
+    bad = tmp_path / "pong.bin"
+    bad.write_bytes(b"\xea" * 2048)
+    with pytest.raises(RomError, match="md5"):
+        CuleEnv("Pong", rom_path=str(bad))
