@@ -210,6 +210,116 @@ CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
     return t.color[1];
 }
 
+// ---- scanline bitmaps ------------------------------------------------------------------------
+
+// The pixels an object covers on a line, as a bitmap: bit x%32 of word x/32 is pixel x. The
+// mask functions above are the definition; this is the same set, built copy by copy, so that a
+// span is drawn a 32-pixel word at a time. A copy starting near the right edge spills into
+// pixels 160..191 (word 5), which fold back onto 0..31: the TIA's wrap-around.
+struct LineBits {
+    u32 w[6];
+};
+
+// ORs `pattern` (bit k: pixel x+k) in at pixel x, 0 <= x < 160.
+CULE_HD void put_pattern(LineBits& l, i32 x, u32 pattern) {
+    i32 i = x >> 5, s = x & 31;
+    l.w[i] |= pattern << s;
+    if (s) l.w[i + 1] |= pattern >> (32 - s);
+}
+
+CULE_HD void put_copies(LineBits& l, i32 pos, u32 mode, bool first, u32 pattern) {
+    u32 copies = nusiz_copies(mode);
+    if (first) put_pattern(l, pos, pattern);
+    for (i32 k = 0; k < 3; ++k)
+        if (copies & (1u << k)) put_pattern(l, (pos + (16 << k)) % SCREEN_WIDTH, pattern);
+}
+
+CULE_HD void fold_wrap(LineBits& l) {
+    l.w[0] |= l.w[5];
+    l.w[5] = 0;
+}
+
+// Graphics in pixel order (bit k: pixel k), each bit `scale` pixels wide.
+CULE_HD u32 stretched_graphics(u8 grp, i32 scale) {
+    u8 g = reverse_bits(grp);
+    u32 one = (1u << scale) - 1, out = 0;
+    for (i32 b = 0; b < 8; ++b)
+        if (g & (1u << b)) out |= one << (b * scale);
+    return out;
+}
+
+CULE_HD LineBits player_line(ObjectMask m, u8 grp) {
+    LineBits l = {};
+    u32 mode = m.shape & 7;
+    bool first = !(m.shape & SKIP_FIRST);
+    if (mode == 5 || mode == 7) {   // double and quad width: one copy, one pixel late
+        if (first) put_pattern(l, (m.pos + 1) % SCREEN_WIDTH, stretched_graphics(grp, mode == 5 ? 2 : 4));
+    } else {
+        put_copies(l, m.pos, mode, first, reverse_bits(grp));
+    }
+    fold_wrap(l);
+    return l;
+}
+
+CULE_HD LineBits missile_line(ObjectMask m) {
+    LineBits l = {};
+    if (!(m.shape & HIDDEN)) put_copies(l, m.pos, m.shape & 7, true, (1u << (1 << ((m.shape >> 3) & 3))) - 1);
+    fold_wrap(l);
+    return l;
+}
+
+CULE_HD LineBits ball_line(ObjectMask m) {
+    LineBits l = {};
+    put_pattern(l, m.pos, (1u << (1 << (m.shape & 3))) - 1);
+    fold_wrap(l);
+    return l;
+}
+
+// The low 8 bits of v, each widened to 4 pixels.
+CULE_HD u32 widen_to_nibbles(u32 v) {
+    v &= 0xFF;
+    v = (v | v << 12) & 0x000F000Fu;
+    v = (v | v << 6) & 0x03030303u;
+    v = (v | v << 3) & 0x11111111u;
+    return v * 0xF;
+}
+
+CULE_HD u32 reverse_bits32(u32 v) {
+    return (u32)reverse_bits((u8)v) << 24 | (u32)reverse_bits((u8)(v >> 8)) << 16 |
+           (u32)reverse_bits((u8)(v >> 16)) << 8 | reverse_bits((u8)(v >> 24));
+}
+
+// Both halves of the playfield: 20 cells of 4 pixels each, the right half mirrored if reflected.
+CULE_HD LineBits playfield_line(u32 pf, u8 reflect) {
+    // Cells in screen order: PF0 bits 4..7, PF1 bits 7..0, PF2 bits 0..7 (see playfield_mask).
+    u32 cells = (pf & 0x0000F) | (u32)reverse_bits((u8)(pf >> 4)) << 4 | (pf & 0xFF000);
+    u32 right = reflect ? reverse_bits32(cells) >> 12 : cells;
+    LineBits l = {{widen_to_nibbles(cells), widen_to_nibbles(cells >> 8),
+                   widen_to_nibbles(cells >> 16) | widen_to_nibbles(right) << 16,
+                   widen_to_nibbles(right >> 4), widen_to_nibbles(right >> 12), 0}};
+    return l;
+}
+
+// Collision latch bits for six object words (the pixels of a word they cover).
+CULE_HD u16 word_collisions(u32 p0, u32 m0, u32 p1, u32 m1, u32 bl, u32 pf) {
+    u32 c = ((m0 & p1) ? 0x0001 : 0) | ((m0 & p0) ? 0x0002 : 0) | ((m1 & p0) ? 0x0004 : 0) |
+            ((m1 & p1) ? 0x0008 : 0) | ((p0 & pf) ? 0x0010 : 0) | ((p0 & bl) ? 0x0020 : 0) |
+            ((p1 & pf) ? 0x0040 : 0) | ((p1 & bl) ? 0x0080 : 0) | ((m0 & pf) ? 0x0100 : 0) |
+            ((m0 & bl) ? 0x0200 : 0) | ((m1 & pf) ? 0x0400 : 0) | ((m1 & bl) ? 0x0800 : 0) |
+            ((bl & pf) ? 0x1000 : 0) | ((p0 & p1) ? 0x2000 : 0) | ((m0 & m1) ? 0x4000 : 0);
+    return (u16)c;
+}
+
+// The bits of word `w` that lie in pixels [from, to).
+CULE_HD u32 span_bits(i32 w, i32 from, i32 to) {
+    i32 lo = from - 32 * w, hi = to - 32 * w;
+    if (lo < 0) lo = 0;
+    if (hi > 32) hi = 32;
+    if (hi <= lo) return 0;
+    u32 upper = hi == 32 ? 0xFFFFFFFFu : (1u << hi) - 1;
+    return upper & ~((1u << lo) - 1);
+}
+
 // Draws n pixels from hpos on the current line and latches their collisions.
 template <bool DRAW>
 CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
@@ -222,19 +332,38 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     u32 e0 = t.enabled | t.prio_score;
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
-    for (i32 i = 0; i < n; ++i) {
-        i32 x = hpos + i;
-        u32 e = 0;
-        if (t.pf & playfield_mask(x, t.pf_reflect)) e |= PF_BIT;
-        if ((t.enabled & BL_BIT) && ball_mask(t.mbl, x)) e |= BL_BIT;
-        if (t.cur_grp1 & player_mask(t.mp1, x)) e |= P1_BIT;
-        if ((t.enabled & M1_BIT) && missile_mask(t.mm1, x)) e |= M1_BIT;
-        if (t.cur_grp0 & player_mask(t.mp0, x)) e |= P0_BIT;
-        if ((t.enabled & M0_BIT) && missile_mask(t.mm0, x)) e |= M0_BIT;
-        t.collision |= collisions_of(e);
-        if (DRAW && pos + i < SCREEN_PIXELS) {
-            u32 c = score_only_pf && e ? (x < 80 ? 2 : 3) : colour_of(e | t.prio_score, x < 80);
-            fb[pos + i] = t.color[c];
+    LineBits none = {};
+    LineBits p0 = (t.enabled & P0_BIT) ? player_line(t.mp0, t.cur_grp0) : none;
+    LineBits p1 = (t.enabled & P1_BIT) ? player_line(t.mp1, t.cur_grp1) : none;
+    LineBits m0 = (t.enabled & M0_BIT) ? missile_line(t.mm0) : none;
+    LineBits m1 = (t.enabled & M1_BIT) ? missile_line(t.mm1) : none;
+    LineBits bl = (t.enabled & BL_BIT) ? ball_line(t.mbl) : none;
+    LineBits pf = (t.enabled & PF_BIT) ? playfield_line(t.pf, t.pf_reflect) : none;
+    // Background and playfield colours by (left half, playfield bit): indexed, not branched on.
+    u8 bk = t.color[0], plain[4];
+    for (i32 left = 0; left < 2; ++left) {
+        plain[left * 2] = bk;
+        plain[left * 2 + 1] = t.color[score_only_pf ? (left ? 2 : 3) : colour_of(PF_BIT | t.prio_score, left)];
+    }
+    for (i32 w = hpos >> 5; w <= (hpos + n - 1) >> 5; ++w) {
+        u32 in_span = span_bits(w, hpos, hpos + n);
+        u32 wp0 = p0.w[w] & in_span, wm0 = m0.w[w] & in_span, wp1 = p1.w[w] & in_span;
+        u32 wm1 = m1.w[w] & in_span, wbl = bl.w[w] & in_span, wpf = pf.w[w] & in_span;
+        u32 objects = wp0 | wm0 | wp1 | wm1 | wbl;
+        if (objects) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        if (!DRAW) continue;
+        i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
+        if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
+        u8* out = fb + pos - hpos;
+        if (!objects) {   // background and playfield only
+            for (i32 x = from; x < to; ++x) out[x] = plain[(x < 80) * 2 + (wpf >> (x & 31) & 1)];
+            continue;
+        }
+        for (i32 x = from; x < to; ++x) {
+            i32 b = x & 31;
+            u32 e = (wp0 >> b & 1) * P0_BIT | (wm0 >> b & 1) * M0_BIT | (wp1 >> b & 1) * P1_BIT |
+                    (wm1 >> b & 1) * M1_BIT | (wbl >> b & 1) * BL_BIT | (wpf >> b & 1) * PF_BIT;
+            out[x] = e ? t.color[colour_of(e | t.prio_score, x < 80)] : bk;
         }
     }
     i32 end = hpos + n, last_step = end & ~3;

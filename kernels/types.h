@@ -4,9 +4,13 @@
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define CULE_HD __host__ __device__ __forceinline__
+#define CULE_INLINE __host__ __device__ __forceinline__
+#define CULE_NOINLINE __host__ __device__
 #define CULE_CONST __constant__
 #else
 #define CULE_HD inline
+#define CULE_INLINE inline __attribute__((always_inline))   // where the host must specialise
+#define CULE_NOINLINE __attribute__((noinline))
 #define CULE_CONST
 #endif
 
