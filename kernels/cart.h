@@ -15,7 +15,7 @@ struct Cart {
 
 CULE_HD void cart_reset(Cart& c) { c.bank = 0; }
 
-CULE_HD u8 cart_peek(const Cart& c, const u8* rom, u16 addr) {
+CULE_INLINE u8 cart_peek(const Cart& c, const u8* rom, u16 addr) {
     return rom[addr & (c.scheme == CART_2K ? 0x07FF : 0x0FFF)];
 }
 

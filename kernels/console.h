@@ -33,15 +33,20 @@ struct Bus {
 
     CULE_HD u8* frame() { return screen + c.tia.front * SCREEN_PIXELS; }
 
-    CULE_HD u8 peek(u16 addr) {
+    // ROM and RAM, most of the accesses, inline; the chips out of line.
+    CULE_INLINE u8 peek(u16 addr) {
         u8 v;
         if (addr & 0x1000) v = cart_peek(c.cart, rom, addr);
-        else if (!(addr & 0x80)) v = tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
-        else if (!(addr & 0x200)) v = c.riot.ram[addr & 0x7F];
-        else v = riot_peek(c.riot, c.ports, addr, c.cycles);
+        else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
+        else v = peek_chip(addr);
         c.data_bus = v;
         c.last_access_was_read = 1;
         return v;
+    }
+
+    CULE_NOINLINE u8 peek_chip(u16 addr) {
+        if (!(addr & 0x80)) return tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
+        return riot_peek(c.riot, c.ports, addr, c.cycles);
     }
 
     CULE_HD void poke(u16 addr, u8 v) {
@@ -93,8 +98,11 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom) {
     }
     c.tia.partial_frame = 1;
     c.frame_done = 0;
-    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !c.cpu.halted; ++n)
-        cpu_step(c.cpu, bus);
+    // The registers stay in a local for the whole frame: the bus writes bytes of the console,
+    // which could otherwise alias them and force a reload after every access.
+    Cpu6502 cpu = c.cpu;
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted; ++n) cpu_step(cpu, bus);
+    c.cpu = cpu;
     if (c.tia.partial_frame) {
         if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);
         c.tia.frame_greyed = 1;

@@ -115,11 +115,11 @@ CULE_CONST const u8 CYCLES[256] = {
 CULE_HD u8 bcd_to_binary(u32 t) { return (u8)((t >> 4) * 10 + (t & 0x0F)); }
 CULE_HD u8 binary_to_bcd(u32 t) { return (u8)((((t % 100) / 10) << 4) | (t % 10)); }
 
-CULE_HD void set_nz(Cpu6502& c, u8 v) {
+CULE_INLINE void set_nz(Cpu6502& c, u8 v) {
     c.p = (c.p & ~(FLAG_N | FLAG_Z)) | (v & FLAG_N) | (v ? 0 : FLAG_Z);
 }
-CULE_HD void set_flag(Cpu6502& c, u8 flag, bool on) { c.p = on ? (c.p | flag) : (c.p & ~flag); }
-CULE_HD bool flag(const Cpu6502& c, u8 f) { return (c.p & f) != 0; }
+CULE_INLINE void set_flag(Cpu6502& c, u8 flag, bool on) { c.p = on ? (c.p | flag) : (c.p & ~flag); }
+CULE_INLINE bool flag(const Cpu6502& c, u8 f) { return (c.p & f) != 0; }
 
 CULE_HD void adc(Cpu6502& c, u8 operand) {
     u8 old_a = c.a, carry = flag(c, FLAG_C);
@@ -160,7 +160,7 @@ CULE_HD void sbc(Cpu6502& c, u8 operand) {
     }
 }
 
-CULE_HD void compare(Cpu6502& c, u8 reg, u8 operand) {
+CULE_INLINE void compare(Cpu6502& c, u8 reg, u8 operand) {
     u32 v = (u32)reg - operand;
     set_nz(c, (u8)v);
     set_flag(c, FLAG_C, !(v & 0x100));
@@ -180,14 +180,12 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.pc = (u16)(bus.peek(0xFFFC) | (bus.peek(0xFFFD) << 8));
 }
 
+// The instruction after its opcode fetch, for an addressing mode and an operation. On the host
+// it is expanded once per opcode with both constant (see cpu_step), on the GPU it runs with
+// the values from the table: one definition either way.
 template <class Bus>
-CULE_HD void cpu_step(Cpu6502& c, Bus& bus) {
+CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
     using namespace m6502;
-    if (c.halted) return;
-    u8 opcode = bus.peek(c.pc++);
-    bus.add_cycles(CYCLES[opcode]);
-    u16 entry = OPCODES[opcode];
-    u8 mode = entry & 0x0F, op = (u8)(entry >> 4);
 
     // Operand address; reads that index across a page cost a cycle.
     u16 addr = 0;
@@ -385,5 +383,34 @@ CULE_HD void cpu_step(Cpu6502& c, Bus& bus) {
         default: break;
     }
 }
+
+#define CULE_OPCODE(n) \
+    case n: execute(c, bus, m6502::OPCODES[n] & 0x0F, (u8)(m6502::OPCODES[n] >> 4)); break;
+#define CULE_OPCODES16(n)                                                                          \
+    CULE_OPCODE(n + 0) CULE_OPCODE(n + 1) CULE_OPCODE(n + 2) CULE_OPCODE(n + 3) CULE_OPCODE(n + 4)    \
+    CULE_OPCODE(n + 5) CULE_OPCODE(n + 6) CULE_OPCODE(n + 7) CULE_OPCODE(n + 8) CULE_OPCODE(n + 9)    \
+    CULE_OPCODE(n + 10) CULE_OPCODE(n + 11) CULE_OPCODE(n + 12) CULE_OPCODE(n + 13) CULE_OPCODE(n + 14) \
+    CULE_OPCODE(n + 15)
+
+// One instruction. A GPU warp runs few distinct paths through the two small switches of
+// `execute`; a host core predicts one 256-way dispatch much better than two in a row.
+template <class Bus>
+CULE_INLINE void cpu_step(Cpu6502& c, Bus& bus) {
+    if (c.halted) return;
+    u8 opcode = bus.peek(c.pc++);
+    bus.add_cycles(m6502::CYCLES[opcode]);
+#if defined(__CUDA_ARCH__)
+    execute(c, bus, m6502::OPCODES[opcode] & 0x0F, (u8)(m6502::OPCODES[opcode] >> 4));
+#else
+    switch (opcode) {
+        CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
+        CULE_OPCODES16(0x40) CULE_OPCODES16(0x50) CULE_OPCODES16(0x60) CULE_OPCODES16(0x70)
+        CULE_OPCODES16(0x80) CULE_OPCODES16(0x90) CULE_OPCODES16(0xA0) CULE_OPCODES16(0xB0)
+        CULE_OPCODES16(0xC0) CULE_OPCODES16(0xD0) CULE_OPCODES16(0xE0) CULE_OPCODES16(0xF0)
+    }
+#endif
+}
+#undef CULE_OPCODES16
+#undef CULE_OPCODE
 
 }  // namespace cule
