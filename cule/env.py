@@ -101,8 +101,7 @@ class CuleEnv:
         self._vec = _cpu.VecEnv(self._spec, self.num_envs, self.frameskip, float(repeat_action_probability),
                                 int(max_num_frames_per_episode), legal, threads)
         self._vec.set_pool(np.stack(pool))
-        self._palette = torch.from_numpy(_cpu.palette_grey() if self.grayscale else _cpu.palette_rgb())
-        self._frames = np.zeros((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH), dtype=np.uint8)
+        self._frame_shape = (self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH) + (() if self.grayscale else (3,))
         self._stack = None
         self._rewards = np.zeros(self.num_envs, dtype=np.int32)
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
@@ -141,8 +140,9 @@ class CuleEnv:
 
     def get_screens(self) -> torch.Tensor:
         """The current frames as ALE palette indices, (N, 210, 160) uint8 (ALE's getScreen)."""
-        self._vec.screens(self._frames)
-        return torch.from_numpy(self._frames.copy())
+        frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH), dtype=np.uint8)
+        self._vec.screens(frames)
+        return torch.from_numpy(frames)
 
     def get_states(self) -> np.ndarray:
         return self._vec.get_states()
@@ -183,8 +183,9 @@ class CuleEnv:
         return a.astype(np.int64)
 
     def _observe_frame(self) -> torch.Tensor:
-        self._vec.screens(self._frames)
-        return self._palette[torch.from_numpy(self._frames).long()]
+        frame = np.empty(self._frame_shape, dtype=np.uint8)
+        self._vec.observe(frame, self.grayscale)
+        return torch.from_numpy(frame)
 
     def _info(self) -> dict:
         info = {k: torch.from_numpy(v) for k, v in self._vec.info().items()}

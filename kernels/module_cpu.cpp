@@ -212,6 +212,20 @@ class VecEnv {
             std::memcpy(o + (size_t)i * SCREEN_PIXELS, console_screen(machines_[i].console, screen(i)), SCREEN_PIXELS);
     }
 
+    // Current frames as observations: (N, 210, 160, 3) RGB or (N, 210, 160) grey.
+    void observe(py::array_t<u8, py::array::c_style>& out, bool grey) const {
+        const size_t frame_bytes = (size_t)SCREEN_PIXELS * (grey ? 1 : 3);
+        check_length(out.size() / frame_bytes, "observation buffer");
+        u8* o = out.mutable_data();
+        py::gil_scoped_release release;
+#pragma omp parallel for num_threads(threads_)
+        for (i32 i = 0; i < n_; ++i) {
+            const u8* frame = console_screen(machines_[i].console, screen(i));
+            u8* dst = o + i * frame_bytes;
+            for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * (grey ? 1 : 3));
+        }
+    }
+
     void ram(py::array_t<u8, py::array::c_style>& out) const {
         check_length(out.size() / 128, "ram buffer");
         for (i32 i = 0; i < n_; ++i) std::memcpy(out.mutable_data() + (size_t)i * 128, machines_[i].console.riot.ram, 128);
@@ -321,6 +335,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def("reset", &VecEnv::reset)
         .def("step", &VecEnv::step)
         .def("screens", &VecEnv::screens)
+        .def("observe", &VecEnv::observe)
         .def("ram", &VecEnv::ram)
         .def("info", &VecEnv::info)
         .def("get_states", &VecEnv::get_states)

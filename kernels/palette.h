@@ -61,4 +61,16 @@ CULE_CONST const u8 NTSC_GREY[256] = {
      47,  20,  79,  38, 107,  56, 133,  71, 157,  86, 179,  99, 200, 112, 220,   0,
 };
 
+// One observed pixel: palette index to RGB (3 bytes) or grey (1 byte).
+CULE_HD void write_pixel(u8 index, bool grey, u8* out) {
+    if (grey) {
+        out[0] = NTSC_GREY[index];
+    } else {
+        u32 rgb = NTSC_RGB[index];
+        out[0] = (u8)(rgb >> 16);
+        out[1] = (u8)(rgb >> 8);
+        out[2] = (u8)rgb;
+    }
+}
+
 }  // namespace cule
