@@ -396,7 +396,7 @@ CULE_HD void end_of_line(Tia& t) {
 
 // Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3).
 template <bool DRAW>
-CULE_HD void tia_update_to(Tia& t, u8* fb, i32 clock) {
+CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
     if (clock < t.clock_start_display || t.clock_last_update >= t.clock_stop_display ||
         t.clock_last_update >= clock)
         return;

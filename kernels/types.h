@@ -3,9 +3,9 @@
 #pragma once
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define CULE_HD __host__ __device__ __forceinline__
+#define CULE_HD __host__ __device__ inline
 #define CULE_INLINE __host__ __device__ __forceinline__
-#define CULE_NOINLINE __host__ __device__
+#define CULE_NOINLINE __host__ __device__ __noinline__
 #define CULE_CONST __constant__
 #else
 #define CULE_HD inline

@@ -1,0 +1,19 @@
+"""The CUDA entry points compile with NVRTC for the architectures cule ships, on any machine:
+NVRTC needs no GPU. A failure here means the kernels/ sources stopped being valid CUDA."""
+import pytest
+
+from cule import nvrtc
+
+
+@pytest.mark.parametrize("arch", ["compute_80", "compute_90"])
+def test_cuda_entry_points_compile(arch):
+    ptx = nvrtc.compile_ptx(arch)
+    assert f".target sm_{arch[-2:]}" in ptx
+    assert ".entry cule_step(" in ptx
+
+
+def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
+    (tmp_path / "broken.cu").write_text('extern "C" __global__ void k() { undefined_name(); }\n')
+    monkeypatch.setattr(nvrtc, "KERNELS", tmp_path)
+    with pytest.raises(nvrtc.NvrtcError, match="undefined_name"):
+        nvrtc.compile_ptx("compute_80", source_name="broken.cu")
