@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from . import _cpu
-from .games import Game, get_game, list_games
+from .games import SCHEMES, Game, get_game, list_games
 from .reset import ale_reset, NOOP
 from .roms import load_rom
 
@@ -24,7 +24,7 @@ def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec
     if game.power_on_difficulty_a[1]:
         switches |= 0x80
     spec = _cpu.GameSpec(
-        rom=rom, game=game.index, scheme={"2K": 0, "4K": 1}[game.scheme], ystart=game.ystart,
+        rom=rom, game=game.index, scheme=SCHEMES[game.scheme], ystart=game.ystart,
         hmove_blanks=game.hmove_blanks, left_paddles=game.left == "PADDLES",
         right_paddles=game.right == "PADDLES", swap_ports=game.swap_ports,
         swap_paddles=game.swap_paddles, power_on_switches=switches)
@@ -54,6 +54,9 @@ class CuleEnv:
                  max_num_frames_per_episode: int = 0, mode: int | None = None, difficulty: int | None = None,
                  num_threads: int | None = None, rom_path: str | None = None, emulation_only: bool = False):
         self.game = get_game(game)
+        if not self.game.runnable:
+            raise ValueError(f"{self.game.id!r} uses the {self.game.scheme} cartridge scheme, which cule does not "
+                             f"emulate yet (schemes: {', '.join(SCHEMES)}); games it runs: {', '.join(list_games())}")
         if not self.game.has_settings and not emulation_only:
             raise ValueError(
                 f"cule has no reward, terminal and lives rules for {self.game.id!r} yet (games with them: "

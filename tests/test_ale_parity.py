@@ -3,10 +3,10 @@ RAM, screen, reward, terminal, lives and frame numbers compared after every fram
 episode ends (both start a fresh console then)."""
 import pytest
 
-from cule.games import GAMES
+from cule.games import list_games
 from cule.tools.diff import run_diff
 
-SMALL_ROM_GAMES = sorted(g.id for g in GAMES.values() if g.scheme in ("2K", "4K"))
+SMALL_ROM_GAMES = list_games()   # the 33 Atari-57 games with 2K and 4K cartridges
 
 
 @pytest.mark.parametrize("game", SMALL_ROM_GAMES)

@@ -103,3 +103,41 @@ def test_rom_with_wrong_md5_is_refused(tmp_path):
     bad.write_bytes(b"\xea" * 2048)
     with pytest.raises(RomError, match="md5"):
         CuleEnv("Pong", rom_path=str(bad))
+
+
+def test_game_with_unemulated_cartridge_is_refused():
+    with pytest.raises(ValueError, match=r"'ms_pacman' uses the F8 cartridge scheme.*schemes: 2K, 4K"):
+        CuleEnv("MsPacman")
+
+
+def test_game_without_rules_needs_emulation_only():
+    with pytest.raises(ValueError, match=r"no reward, terminal and lives rules for 'boxing'.*emulation_only=True"):
+        CuleEnv("Boxing")
+    env = CuleEnv("Boxing", num_envs=2, emulation_only=True)
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step([0, 1])
+    assert reward is None and terminated is None and "lives" not in info
+    assert obs.shape == (2, 1, 210, 160, 3) and truncated.tolist() == [False, False]
+
+
+def test_truncation_then_next_step_autoreset():
+    env = CuleEnv("Pong", num_envs=2, max_num_frames_per_episode=10)
+    first, _ = env.reset(seed=0)
+    for step in range(1, 11):
+        obs, reward, terminated, truncated, info = env.step([3, 4])
+        assert truncated.tolist() == [step == 10] * 2 and not terminated.any()
+    assert info["episode_frame_number"].tolist() == [10, 10]
+    obs, reward, terminated, truncated, info = env.step([3, 4])   # starts the next episode
+    assert torch.equal(obs, first) and reward.tolist() == [0.0, 0.0]
+    assert info["episode_frame_number"].tolist() == [0, 0] and not truncated.any()
+
+
+def test_states_round_trip(pong):
+    pong.reset(seed=0)
+    for _ in range(20):
+        pong.step([1, 3, 4])
+    states, ram = pong.get_states(), pong.get_ram()
+    after_20 = pong.step([2, 2, 2])[0]
+    pong.set_states(states)
+    assert torch.equal(pong.get_ram(), ram)
+    assert torch.equal(pong.step([2, 2, 2])[0], after_20)
