@@ -4,9 +4,9 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
 SOURCES := pyproject.toml setup.py $(wildcard kernels/*.h kernels/*.cpp kernels/*/*.h kernels/*/*.cpp)
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= -n auto
 
-.PHONY: install demo test test-long nvrtc-check bench clean
+.PHONY: install demo test test-long games-report bench clean
 
 install: $(VENV)/.installed
 
@@ -27,6 +27,10 @@ test: install
 # 20,000 frames x 3 seeds for every supported game against ale-py.
 test-long: install
 	$(PYTHON) -m pytest -q -m slow $(PYTEST_ARGS)
+
+# docs/games.md from a differential run of every game cule runs (20,000 frames x 3 seeds).
+games-report: install
+	$(PYTHON) -m cule.tools.parity_report --frames 20000 --seeds 0 1 2 --jobs $$(nproc)
 
 bench: install
 	$(PYTHON) benchmarks/cpu_fps.py

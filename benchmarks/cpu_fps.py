@@ -1,9 +1,9 @@
 """CPU backend speed against ale-py, same game, same machine, one run.
 
 Reports raw emulated frames per second (frames the emulator ran, frameskip included):
-  - cule CPU with 1 thread and 1 environment (per-core speed, the number to compare with ale-py),
-  - cule CPU with all cores and many environments,
-  - ale-py 0.12.1 single ALEInterface.
+  - cule CPU on 1 thread with 1 environment and with many (per-core speed, to compare with ale-py),
+  - cule CPU on all cores with many environments,
+  - ale-py 0.12.1, one ALEInterface (its act() and getScreenRGB() per step, no Python env layer).
 Random actions, frameskip 4, no sticky actions, full RGB frames. Results go to
 benchmarks/results/cpu_fps-<game>-<date>.json.
 
@@ -57,6 +57,16 @@ def ale_fps(game: str, seconds: float, frameskip: int = 4) -> float:
     return frames / (time.perf_counter() - start)
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", default="pong")
@@ -69,13 +79,15 @@ def main() -> None:
 
     rows = {
         "cule_cpu_1_thread_1_env": cule_fps(args.game, 1, 1, args.seconds),
+        f"cule_cpu_1_thread_{args.envs}_envs": cule_fps(args.game, args.envs, 1, args.seconds),
         f"cule_cpu_{cores}_threads_{args.envs}_envs": cule_fps(args.game, args.envs, cores, args.seconds),
         "ale_py_single_env": ale_fps(args.game, args.seconds),
     }
     result = {
-        "benchmark": "cpu_fps", "game": args.game, "frameskip": 4, "observation": "210x160 RGB",
+        "benchmark": "cpu_fps", "game": args.game, "num_envs": args.envs, "frameskip": 4,
+        "observation": "210x160 RGB",
         "unit": "raw emulated frames per second", "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": platform.processor() or platform.machine(), "cores": cores},
+        "machine": {"cpu": cpu_model(), "cores": cores},
         "versions": {"cule": cule.__version__, "ale_py": ale_py.__version__, "python": platform.python_version()},
         "fps": rows,
     }
