@@ -54,9 +54,6 @@ class CuleEnv:
                  max_num_frames_per_episode: int = 0, mode: int | None = None, difficulty: int | None = None,
                  num_threads: int | None = None, rom_path: str | None = None, emulation_only: bool = False):
         self.game = get_game(game)
-        if not self.game.runnable:
-            raise ValueError(f"{self.game.id!r} uses the {self.game.scheme} cartridge scheme, which cule does not "
-                             f"emulate yet (schemes: {', '.join(SCHEMES)}); games it runs: {', '.join(list_games())}")
         if not self.game.has_settings and not emulation_only:
             raise ValueError(
                 f"cule has no reward, terminal and lives rules for {self.game.id!r} yet (games with them: "
@@ -92,7 +89,11 @@ class CuleEnv:
 
         rom = load_rom(self.game, rom_path)
         console, self._spec = make_console(self.game, rom)
-        ale_reset(console, self.game, self.mode, self.difficulty)
+        # loadROM resets into the default mode; another mode is then set by reset_game, on the
+        # same console (RAM and frame counter carry over), exactly as ale-py and gymnasium do it.
+        ale_reset(console, self.game, self.game.default_mode, self.game.default_difficulty)
+        if (self.mode, self.difficulty) != (self.game.default_mode, self.game.default_difficulty):
+            ale_reset(console, self.game, self.mode, self.difficulty)
         pool = [console.state()]
         for _ in range(max(noop_max, 1) - 1):   # noop starts: states after 1..K-1 further NOOP frames
             console.frame(NOOP)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 ALL_ACTIONS = tuple(range(18))
 # Cartridge schemes kernels/cart.h emulates, by their id there (CartScheme).
-SCHEMES = {"2K": 0, "4K": 1}
+SCHEMES = {"2K": 0, "4K": 1, "F8": 2, "F6": 3, "E0": 4, "FE": 5}
 ACTION_NAMES = ("NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
                 "DOWNLEFTFIRE")
@@ -64,11 +64,6 @@ class Game:
     @property
     def default_difficulty(self) -> int:
         return 0
-
-    @property
-    def runnable(self) -> bool:
-        """cule emulates this game's cartridge scheme."""
-        return self.scheme in SCHEMES
 
 
 _CATALOGUE = (
@@ -432,6 +427,6 @@ def get_game(name: str) -> Game:
 
 
 def list_games(exact_only: bool = False) -> list[str]:
-    """The games cule can run (their cartridge scheme is emulated); with exact_only, those whose
-    settings (reward, terminal, lives) are written too, so that the whole step matches ale-py."""
-    return sorted(g.id for g in _CATALOGUE if g.runnable and (g.has_settings or not exact_only))
+    """The games cule runs; with exact_only, those whose settings (reward, terminal, lives) are
+    written too, so that the whole step matches ale-py."""
+    return sorted(g.id for g in _CATALOGUE if g.has_settings or not exact_only)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .games import Game
 
-NOOP = 0
+NOOP, RIGHT, LEFT, DOWN, UPFIRE = 0, 3, 4, 5, 10
 SOFT_RESET_FRAMES = 4
 RESET_NOOP_FRAMES = 60
 
@@ -28,16 +28,69 @@ def press_select(console, frames: int) -> None:
     console.count_frame()
 
 
+def act(console, action: int) -> None:
+    """StellaEnvironment::act with frameskip 1: one frame that counts as played."""
+    console.frame(action)
+    console.count_frame()
+
+
+def ms_pacman_mode(console, mode: int) -> None:
+    """MsPacmanSettings::setMode: mode 0 is game 1 variation 1, mode m game m variation 0."""
+    want = (1, 1) if mode == 0 else (mode, 0)
+    for _ in range(1024):
+        ram = console.ram()
+        if (ram[0x19], ram[0x21]) == want:
+            soft_reset(console)
+            return
+        press_select(console, 10)
+    raise RuntimeError(f"ms_pacman: mode {mode} never appeared in RAM")
+
+
+def double_dunk_mode(console, mode: int) -> None:
+    """DoubleDunkSettings::setMode: walk the options menu (RAM $B0 is the highlighted line) and
+    switch its four yes/no options (bits of RAM $80) to the bits of the mode."""
+    def ram(address: int) -> int:
+        return int(console.ram()[address & 0x7F])
+
+    def go_down() -> None:
+        line = ram(0xB0)
+        while ram(0xB0) == line:
+            act(console, DOWN)
+            act(console, NOOP)
+
+    def set_option(bit: int, on: bool) -> None:
+        while bool(ram(0x80) & bit) != on:
+            act(console, RIGHT if on else LEFT)
+            act(console, NOOP)
+
+    press_select(console, 1)
+    go_down()
+    go_down()
+    for k, bit in enumerate((0x08, 0x10, 0x04, 0x20)):   # 3 points, 10 seconds, 3 seconds, fouls
+        if k:
+            go_down()
+        set_option(bit, bool(mode >> k & 1))
+    soft_reset(console)
+    act(console, UPFIRE)
+    act(console, NOOP)
+
+
+# Games whose setMode is a procedure rather than "press SELECT until RAM shows the mode".
+CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode}
+
+
 def select_mode(console, game: Game, mode: int) -> None:
     """The game's setMode: press SELECT until RAM shows the mode, then a soft reset."""
     if mode not in game.modes:
         raise ValueError(f"mode {mode} is not available for {game.id!r}; available: {list(game.modes)}")
+    if game.id in CUSTOM_MODE_SELECT:
+        CUSTOM_MODE_SELECT[game.id](console, mode)
+        return
     recipe = game.mode_select
     if recipe is None:
         return
     for _ in range(recipe.noops_first):   # played as actions: they count as frames
-        console.frame(NOOP)
-        console.count_frame()
+        act(console, NOOP)
     if recipe.soft_reset_first:
         soft_reset(console)
     if recipe.select_first:

@@ -51,7 +51,7 @@ struct Bus {
 
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
-            cart_poke(c.cart, addr, v);
+            cart_poke(c.cart, addr);
         } else if (!(addr & 0x80)) {
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
                 c.frame_done = 1;

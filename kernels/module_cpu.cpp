@@ -14,7 +14,7 @@
 #include "env.h"
 #include "mt19937.h"
 #include "palette.h"
-#include "probe_cpu.h"
+#include "probes.h"
 
 namespace py = pybind11;
 using namespace cule;
@@ -40,6 +40,12 @@ GameSpec make_spec(py::bytes rom, i32 game, u8 scheme, u8 ystart, bool hmove_bla
     s.rom.assign(r.begin(), r.end());
     if (game < 0 || game >= NUM_GAMES) throw std::invalid_argument("game index out of range: " + std::to_string(game));
     s.game = game;
+    // The cartridge code indexes the image by its scheme's size: refuse any other size.
+    const size_t sizes[NUM_CART_SCHEMES] = {2048, 4096, 8192, 16384, 8192, 8192};
+    if (scheme >= NUM_CART_SCHEMES) throw std::invalid_argument("unknown cartridge scheme " + std::to_string(scheme));
+    if (s.rom.size() != sizes[scheme])
+        throw std::invalid_argument("a ROM of scheme " + std::to_string(scheme) + " must hold " +
+                                    std::to_string(sizes[scheme]) + " bytes, got " + std::to_string(s.rom.size()));
     s.scheme = scheme;
     s.ystart = ystart;
     s.hmove_blanks = hmove_blanks;
@@ -353,5 +359,5 @@ PYBIND11_MODULE(_cpu, m) {
     });
     m.def("palette_grey", []() { return py::array_t<u8>(256, NTSC_GREY); });
 
-    bind_cpu_probe(m);
+    bind_probes(m);
 }

@@ -105,11 +105,6 @@ def test_rom_with_wrong_md5_is_refused(tmp_path):
         CuleEnv("Pong", rom_path=str(bad))
 
 
-def test_game_with_unemulated_cartridge_is_refused():
-    with pytest.raises(ValueError, match=r"'ms_pacman' uses the F8 cartridge scheme.*schemes: 2K, 4K"):
-        CuleEnv("MsPacman")
-
-
 def test_game_without_rules_needs_emulation_only():
     with pytest.raises(ValueError, match=r"no reward, terminal and lives rules for 'boxing'.*emulation_only=True"):
         CuleEnv("Boxing")

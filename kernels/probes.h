@@ -1,11 +1,18 @@
-// Host-only test hook: one instruction of the CPU core on a flat 64 KiB memory, for comparing
-// single instructions with an independent 6502 model (py65) in tests/test_cpu6502.py.
+// Host-only test hooks: one instruction of the CPU core on a flat 64 KiB memory, for comparing
+// single instructions with an independent 6502 model (py65) in tests/test_cpu6502.py, and
+// cartridge accesses for the bank-switching tests in tests/test_cart.py.
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <tuple>
+#include <pybind11/stl.h>
 
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "cart.h"
 #include "cpu6502.h"
 
 namespace cule {
@@ -25,7 +32,7 @@ struct FlatBus {
     void add_cycles(u32 n) { cycles += n; }
 };
 
-inline void bind_cpu_probe(pybind11::module_& m) {
+inline void bind_probes(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "cpu_probe_step",
@@ -47,6 +54,22 @@ inline void bind_cpu_probe(pybind11::module_& m) {
         },
         py::arg("regs"), py::arg("memory"),
         "Runs one instruction on a flat 64 KiB memory: (registers, cycles, [(r|w, address, value)]).");
+    m.def(
+        "cart_probe",
+        [](u8 scheme, py::bytes rom, const std::vector<std::pair<char, u16>>& accesses) {
+            std::string image = rom;
+            Cart c = {};
+            c.scheme = scheme;
+            cart_reset(c);
+            std::vector<int> reads;
+            for (auto [kind, addr] : accesses) {
+                if (kind == 'r') reads.push_back(cart_peek(c, (const u8*)image.data(), addr));
+                else cart_poke(c, addr);
+            }
+            return reads;
+        },
+        py::arg("scheme"), py::arg("rom"), py::arg("accesses"),
+        "Runs cartridge accesses ('r' or 'w', address) from power-up; returns the bytes read.");
 }
 
 }  // namespace cule
