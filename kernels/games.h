@@ -1,12 +1,69 @@
 // Per-game settings, run after every emulated frame (ALE's RomSettings::step): the score, and
 // from it the reward, plus the terminal flag and the lives counter, all read from RAM. They
-// run inside the kernels because the GPU computes rewards itself.
+// run inside the kernels because the GPU computes rewards itself. Each game has its own
+// header in games/, one struct with `has_settings`, `reset` and `step`.
 //
-// Games are the Atari-57, in the order of the catalogue (cule/games.py). Settings exist so far
-// for the games listed in game_step; the catalogue marks the others, and CuleEnv refuses to
-// report rewards for them rather than return zeros.
+// Games are the Atari-57, in the order of the catalogue (cule/games.py).
 #pragma once
 #include "types.h"
+#include "game_state.h"
+#include "games/alien.h"
+#include "games/amidar.h"
+#include "games/assault.h"
+#include "games/asterix.h"
+#include "games/asteroids.h"
+#include "games/atlantis.h"
+#include "games/bank_heist.h"
+#include "games/battle_zone.h"
+#include "games/beam_rider.h"
+#include "games/berzerk.h"
+#include "games/bowling.h"
+#include "games/boxing.h"
+#include "games/breakout.h"
+#include "games/centipede.h"
+#include "games/chopper_command.h"
+#include "games/crazy_climber.h"
+#include "games/defender.h"
+#include "games/demon_attack.h"
+#include "games/double_dunk.h"
+#include "games/enduro.h"
+#include "games/fishing_derby.h"
+#include "games/freeway.h"
+#include "games/frostbite.h"
+#include "games/gopher.h"
+#include "games/gravitar.h"
+#include "games/hero.h"
+#include "games/ice_hockey.h"
+#include "games/jamesbond.h"
+#include "games/kangaroo.h"
+#include "games/krull.h"
+#include "games/kung_fu_master.h"
+#include "games/montezuma_revenge.h"
+#include "games/ms_pacman.h"
+#include "games/name_this_game.h"
+#include "games/phoenix.h"
+#include "games/pitfall.h"
+#include "games/pong.h"
+#include "games/private_eye.h"
+#include "games/qbert.h"
+#include "games/riverraid.h"
+#include "games/road_runner.h"
+#include "games/robotank.h"
+#include "games/seaquest.h"
+#include "games/skiing.h"
+#include "games/solaris.h"
+#include "games/space_invaders.h"
+#include "games/star_gunner.h"
+#include "games/surround.h"
+#include "games/tennis.h"
+#include "games/time_pilot.h"
+#include "games/tutankham.h"
+#include "games/up_n_down.h"
+#include "games/venture.h"
+#include "games/video_pinball.h"
+#include "games/wizard_of_wor.h"
+#include "games/yars_revenge.h"
+#include "games/zaxxon.h"
 
 namespace cule {
 
@@ -71,53 +128,97 @@ enum GameId {
     NUM_GAMES
 };
 
-struct GameState {
-    i32 score;      // the game's score as ALE reads it
-    i32 reward;     // score change over the last frame
-    i32 lives;      // what ALE's lives() returns
-    u8 terminal;
-    u8 started;     // Breakout: the lives counter has shown 5 (a game is under way)
-};
+// X(GAME_ID suffix, settings struct) for every game, in GameId order.
+#define CULE_FOR_EACH_GAME(X) \
+    X(ALIEN, Alien) \
+    X(AMIDAR, Amidar) \
+    X(ASSAULT, Assault) \
+    X(ASTERIX, Asterix) \
+    X(ASTEROIDS, Asteroids) \
+    X(ATLANTIS, Atlantis) \
+    X(BANK_HEIST, BankHeist) \
+    X(BATTLE_ZONE, BattleZone) \
+    X(BEAM_RIDER, BeamRider) \
+    X(BERZERK, Berzerk) \
+    X(BOWLING, Bowling) \
+    X(BOXING, Boxing) \
+    X(BREAKOUT, Breakout) \
+    X(CENTIPEDE, Centipede) \
+    X(CHOPPER_COMMAND, ChopperCommand) \
+    X(CRAZY_CLIMBER, CrazyClimber) \
+    X(DEFENDER, Defender) \
+    X(DEMON_ATTACK, DemonAttack) \
+    X(DOUBLE_DUNK, DoubleDunk) \
+    X(ENDURO, Enduro) \
+    X(FISHING_DERBY, FishingDerby) \
+    X(FREEWAY, Freeway) \
+    X(FROSTBITE, Frostbite) \
+    X(GOPHER, Gopher) \
+    X(GRAVITAR, Gravitar) \
+    X(HERO, Hero) \
+    X(ICE_HOCKEY, IceHockey) \
+    X(JAMESBOND, Jamesbond) \
+    X(KANGAROO, Kangaroo) \
+    X(KRULL, Krull) \
+    X(KUNG_FU_MASTER, KungFuMaster) \
+    X(MONTEZUMA_REVENGE, MontezumaRevenge) \
+    X(MS_PACMAN, MsPacman) \
+    X(NAME_THIS_GAME, NameThisGame) \
+    X(PHOENIX, Phoenix) \
+    X(PITFALL, Pitfall) \
+    X(PONG, Pong) \
+    X(PRIVATE_EYE, PrivateEye) \
+    X(QBERT, Qbert) \
+    X(RIVERRAID, Riverraid) \
+    X(ROAD_RUNNER, RoadRunner) \
+    X(ROBOTANK, Robotank) \
+    X(SEAQUEST, Seaquest) \
+    X(SKIING, Skiing) \
+    X(SOLARIS, Solaris) \
+    X(SPACE_INVADERS, SpaceInvaders) \
+    X(STAR_GUNNER, StarGunner) \
+    X(SURROUND, Surround) \
+    X(TENNIS, Tennis) \
+    X(TIME_PILOT, TimePilot) \
+    X(TUTANKHAM, Tutankham) \
+    X(UP_N_DOWN, UpNDown) \
+    X(VENTURE, Venture) \
+    X(VIDEO_PINBALL, VideoPinball) \
+    X(WIZARD_OF_WOR, WizardOfWor) \
+    X(YARS_REVENGE, YarsRevenge) \
+    X(ZAXXON, Zaxxon)
 
-CULE_HD i32 bcd(u8 b) { return (b & 0x0F) + 10 * (b >> 4); }
-
+// ALE's RomSettings::reset.
 CULE_HD void game_reset(int game, GameState& g) {
-    g.score = 0;
-    g.reward = 0;
+    g.score = g.reward = g.lives = 0;
     g.terminal = 0;
-    g.started = 0;
-    g.lives = game == GAME_BREAKOUT ? 5 : 0;
-}
-
-// ram: the 128 RAM bytes; ALE's address a reads ram[a & 0x7F].
-CULE_HD void game_step(int game, const u8* ram, GameState& g) {
-    i32 score = g.score;
+    for (u32 i = 0; i < sizeof(g.extra); ++i) g.extra[i] = 0;
     switch (game) {
-        case GAME_PONG: {
-            i32 cpu = ram[0x0D], player = ram[0x0E];
-            score = player - cpu;
-            g.terminal = cpu == 21 || player == 21;
-            g.lives = 0;
-            break;
-        }
-        case GAME_BREAKOUT: {
-            u8 x = ram[0x4D], y = ram[0x4C];
-            score = bcd(x) + 100 * (y & 0x0F);
-            u8 lives = ram[0x39];
-            if (!g.started && lives == 5) g.started = 1;
-            g.terminal = g.started && lives == 0;
-            g.lives = lives;
-            break;
-        }
-        default:   // no settings yet: ALE's defaults for a game that never ends
-            g.lives = g.terminal ? 0 : 1;
-            break;
+#define X(ID, S) case GAME_##ID: S::reset(g); break;
+        CULE_FOR_EACH_GAME(X)
+#undef X
+        default: break;
     }
-    g.reward = score - g.score;
-    g.score = score;
 }
 
-// Games whose settings above are written; the catalogue checks it matches.
-CULE_HD bool game_has_settings(int game) { return game == GAME_PONG || game == GAME_BREAKOUT; }
+// ALE's RomSettings::step. ram: the 128 RAM bytes; ALE's address a reads ram[a & 0x7F].
+CULE_HD void game_step(int game, const u8* ram, GameState& g) {
+    g.reward = 0;
+    switch (game) {
+#define X(ID, S) case GAME_##ID: S::step(ram, g); break;
+        CULE_FOR_EACH_GAME(X)
+#undef X
+        default: break;
+    }
+}
+
+CULE_HD bool game_has_settings(int game) {
+    switch (game) {
+#define X(ID, S) case GAME_##ID: return S::has_settings;
+        CULE_FOR_EACH_GAME(X)
+#undef X
+        default: return false;
+    }
+}
 
 }  // namespace cule

@@ -1,0 +1,33 @@
+// What ALE's RomSettings keep for a game between frames, and the defaults of a game whose
+// settings are not written yet. Each game's settings live in games/<game>.h.
+#pragma once
+#include "types.h"
+
+namespace cule {
+
+struct GameState {
+    i32 score;      // the game's score as ALE reads it
+    i32 reward;     // score change over the last frame
+    i32 lives;      // what ALE's lives() returns
+    u8 terminal;
+    u8 extra[7];    // per-game memory (e.g. Breakout: a game is under way); zero after reset
+
+    // The usual reward: the change of the score since the last frame.
+    CULE_HD void set_score(i32 s) {
+        reward = s - score;
+        score = s;
+    }
+};
+
+// A BCD byte as a number (two digits).
+CULE_HD i32 bcd(u8 b) { return (b & 0x0F) + 10 * (b >> 4); }
+
+// A game without settings: no reward, never terminal, lives 0. CuleEnv refuses to report
+// rewards for such a game (emulation_only) rather than return these zeros.
+struct NoSettings {
+    static constexpr bool has_settings = false;
+    CULE_HD static void reset(GameState&) {}
+    CULE_HD static void step(const u8*, GameState&) {}
+};
+
+}  // namespace cule

@@ -1,0 +1,9 @@
+// FishingDerby: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct FishingDerby : NoSettings {};
+
+}  // namespace cule

@@ -1,0 +1,9 @@
+// Freeway: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct Freeway : NoSettings {};
+
+}  // namespace cule

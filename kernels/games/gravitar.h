@@ -1,0 +1,9 @@
+// Gravitar: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct Gravitar : NoSettings {};
+
+}  // namespace cule

@@ -1,0 +1,9 @@
+// Krull: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct Krull : NoSettings {};
+
+}  // namespace cule

@@ -1,0 +1,9 @@
+// RoadRunner: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct RoadRunner : NoSettings {};
+
+}  // namespace cule

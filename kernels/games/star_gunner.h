@@ -1,0 +1,9 @@
+// StarGunner: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct StarGunner : NoSettings {};
+
+}  // namespace cule

@@ -1,0 +1,9 @@
+// Tennis: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct Tennis : NoSettings {};
+
+}  // namespace cule

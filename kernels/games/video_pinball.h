@@ -1,0 +1,9 @@
+// VideoPinball: ALE's settings are not written for this game yet.
+#pragma once
+#include "../game_state.h"
+
+namespace cule {
+
+struct VideoPinball : NoSettings {};
+
+}  // namespace cule
