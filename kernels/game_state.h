@@ -10,7 +10,8 @@ struct GameState {
     i32 reward;     // score change over the last frame
     i32 lives;      // what ALE's lives() returns
     u8 terminal;
-    u8 extra[7];    // per-game memory (e.g. Breakout: a game is under way); zero after reset
+    u8 flags[3];    // per-game memory (e.g. Breakout: a game is under way); zero after reset
+    i32 memory[2];  // per-game memory; zero after reset
 
     // The usual reward: the change of the score since the last frame.
     CULE_HD void set_score(i32 s) {

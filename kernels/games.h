@@ -192,7 +192,8 @@ enum GameId {
 CULE_HD void game_reset(int game, GameState& g) {
     g.score = g.reward = g.lives = 0;
     g.terminal = 0;
-    for (u32 i = 0; i < sizeof(g.extra); ++i) g.extra[i] = 0;
+    g.flags[0] = g.flags[1] = g.flags[2] = 0;
+    g.memory[0] = g.memory[1] = 0;
     switch (game) {
 #define X(ID, S) case GAME_##ID: S::reset(g); break;
         CULE_FOR_EACH_GAME(X)

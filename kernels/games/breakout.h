@@ -11,7 +11,7 @@ struct Breakout {
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(bcd(ram[0x4D]) + 100 * (ram[0x4C] & 0x0F));
         u8 lives = ram[0x39];
-        u8& started = g.extra[0];
+        u8& started = g.flags[0];
         if (!started && lives == 5) started = 1;
         g.terminal = started && lives == 0;
         g.lives = lives;
