@@ -32,3 +32,23 @@ def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
 def test_20000_frames_equal_to_ale(game, seed):
     mismatch, _ = run_diff(game, frames=20000, seed=seed)
     assert mismatch is None, mismatch.describe()
+
+
+@pytest.mark.parametrize("grayscale", [False, True])
+def test_observations_equal_ale_rgb_and_grayscale(grayscale):
+    """The palette: observations equal getScreenRGB / getScreenGrayscale, frame after frame."""
+    import numpy as np
+
+    from cule import CuleEnv
+    from cule.games import get_game
+    from cule.tools.oracle import AleOracle
+
+    env = CuleEnv("space_invaders", num_envs=1, grayscale=grayscale, emulation_only=True)
+    oracle = AleOracle(get_game("space_invaders"))
+    obs, _ = env.reset(seed=0)
+    actions = np.random.default_rng(0).integers(0, 18, size=300)
+    for a in actions:
+        obs = env.step([a])[0]
+        oracle.act(int(a))
+        want = oracle.ale.getScreenGrayscale() if grayscale else oracle.ale.getScreenRGB()
+        assert np.array_equal(obs[0, 0].numpy(), want.reshape(obs.shape[2:]))
