@@ -106,7 +106,7 @@ class CuleEnv:
                                 int(max_num_frames_per_episode), legal, threads)
         self._vec.set_pool(np.stack(pool))
         self._frame_shape = (self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH) + (() if self.grayscale else (3,))
-        self._stack = None
+        self._recent: list[np.ndarray] = []   # the last stack_num frames, never handed out
         self._rewards = np.zeros(self.num_envs, dtype=np.int32)
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
         self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
@@ -120,22 +120,23 @@ class CuleEnv:
             self._seeded = True
         self._vec.reset(np.ones(self.num_envs, dtype=np.uint8))
         frame = self._observe_frame()
-        self._stack = frame.unsqueeze(1).repeat_interleave(self.stack_num, dim=1)
-        return self._stack.clone(), self._info()
+        self._recent = [frame] * self.stack_num
+        return self._observation(), self._info()
 
     def step(self, actions):
-        if self._stack is None:
+        if not self._recent:
             raise RuntimeError("call reset() before step()")
         ids = self._action_ids[self._check_actions(actions)]
         self._vec.step(ids, self._rewards, self._terminated, self._truncated)
         frame = self._observe_frame()
-        self._stack = torch.cat([self._stack[:, 1:], frame.unsqueeze(1)], dim=1)
+        self._recent = self._recent[1:] + [frame]
+        obs = self._observation()
         truncated = torch.from_numpy(self._truncated.astype(bool))
         if self.emulation_only:   # no rules for this game: no reward or terminal to report
-            return self._stack.clone(), None, None, truncated, self._info()
+            return obs, None, None, truncated, self._info()
         reward = torch.from_numpy(self._rewards.astype(np.float32))
         terminated = torch.from_numpy(self._terminated.astype(bool))
-        return self._stack.clone(), reward, terminated, truncated, self._info()
+        return obs, reward, terminated, truncated, self._info()
 
     def get_ram(self) -> torch.Tensor:
         ram = np.zeros((self.num_envs, 128), dtype=np.uint8)
@@ -186,10 +187,16 @@ class CuleEnv:
                              f"({'full' if n == 18 else 'minimal'} action set of {self.game.id})")
         return a.astype(np.int64)
 
-    def _observe_frame(self) -> torch.Tensor:
+    def _observation(self) -> torch.Tensor:
+        """(N, stack_num, ...) from the recent frames: a fresh tensor, the caller's to keep."""
+        if self.stack_num == 1:
+            return torch.from_numpy(self._recent[0]).unsqueeze(1)   # a fresh frame: no copy needed
+        return torch.from_numpy(np.stack(self._recent, axis=1))
+
+    def _observe_frame(self) -> np.ndarray:
         frame = np.empty(self._frame_shape, dtype=np.uint8)
         self._vec.observe(frame, self.grayscale)
-        return torch.from_numpy(frame)
+        return frame
 
     def _info(self) -> dict:
         info = {k: torch.from_numpy(v) for k, v in self._vec.info().items()}

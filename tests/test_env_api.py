@@ -136,3 +136,16 @@ def test_states_round_trip(pong):
     pong.set_states(states)
     assert torch.equal(pong.get_ram(), ram)
     assert torch.equal(pong.step([2, 2, 2])[0], after_20)
+
+
+def test_frame_stack_shifts_and_returns_fresh_tensors():
+    env = CuleEnv("Breakout", num_envs=2, stack_num=4, grayscale=True)
+    first, _ = env.reset(seed=0)
+    assert first.shape == (2, 4, 210, 160) and all(torch.equal(first[:, k], first[:, 0]) for k in range(4))
+    previous = first.clone()
+    for _ in range(5):
+        obs = env.step([1, 3])[0]
+        assert torch.equal(obs[:, :3], previous[:, 1:])
+        previous = obs.clone()
+    obs.zero_()   # the caller's tensor: changing it changes nothing inside the env
+    assert torch.equal(env.step([0, 0])[0][:, :3], previous[:, 1:])
