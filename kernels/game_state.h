@@ -20,8 +20,17 @@ struct GameState {
     }
 };
 
-// A BCD byte as a number (two digits).
+// A BCD byte as a number (two digits; a nibble above 9 counts as its value).
 CULE_HD i32 bcd(u8 b) { return (b & 0x0F) + 10 * (b >> 4); }
+
+// A score kept as up to three BCD bytes at RAM addresses lo, mid, hi (lowest digits first);
+// a negative address means the byte is absent.
+CULE_HD i32 decimal_score(const u8* ram, i32 lo, i32 mid = -1, i32 hi = -1) {
+    i32 s = bcd(ram[lo & 0x7F]);
+    if (mid >= 0) s += 100 * bcd(ram[mid & 0x7F]);
+    if (hi >= 0) s += 10000 * bcd(ram[hi & 0x7F]);
+    return s;
+}
 
 // A game without settings: no reward, never terminal, lives 0. CuleEnv refuses to report
 // rewards for such a game (emulation_only) rather than return these zeros.

@@ -59,9 +59,10 @@ def compare_frame(frame: int, cule: dict, ale) -> Mismatch | None:
 
 
 def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
-             difficulty: int | None = None) -> tuple[Mismatch | None, CuleEnv]:
+             difficulty: int | None = None) -> tuple[Mismatch | None, int]:
     """Plays `frames` frames of seeded random actions (full action set) on both; returns the first
-    mismatch or None. When an episode ends both start a fresh one. For a game whose reward rules
+    mismatch or None, and the number of episode ends played through. When an episode ends both
+    start a fresh one. For a game whose reward rules
     are not written yet, only RAM, screen and frame numbers are compared, and ale-py's game over
     starts the next episode on both."""
     game = get_game(game_name)
@@ -71,6 +72,7 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
     env.reset(seed=seed)
     ale = oracle.observe(0)
     episode_over = False
+    episode_ends = 0
     for f in range(frames + 1):
         if f > 0:
             _, reward, terminated, truncated, info = env.step(actions[f - 1:f])
@@ -93,11 +95,12 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
         mismatch = compare_frame(f, cule, ale)
         if mismatch:
             mismatch.detail = machine_detail(env)
-            return mismatch, env
+            return mismatch, episode_ends
+        episode_ends += ale.terminal
         if not game.has_settings and ale.terminal:
             env.reset()
             ale = oracle.load()
-    return None, env
+    return None, episode_ends
 
 
 def machine_detail(env: CuleEnv) -> str:
@@ -141,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--difficulty", type=int, default=None)
     p.add_argument("--png", type=Path, default=None, help="where to write the screens (default GAME-diff.png)")
     args = p.parse_args(argv)
-    mismatch, _ = run_diff(args.game, args.frames, args.seed, args.mode, args.difficulty)
+    mismatch, episode_ends = run_diff(args.game, args.frames, args.seed, args.mode, args.difficulty)
     if mismatch is None:
-        print(f"{args.game}: {args.frames} frames equal to ale-py (seed {args.seed})")
+        print(f"{args.game}: {args.frames} frames equal to ale-py (seed {args.seed}, "
+              f"{episode_ends} episode ends)")
         return 0
     print(mismatch.describe())
     png = args.png or Path(f"{get_game(args.game).id}-diff.png")

@@ -22,8 +22,9 @@ def check(job: tuple[str, int, int]) -> dict:
     from .diff import run_diff
 
     game, frames, seed = job
-    mismatch, _ = run_diff(game, frames, seed)
+    mismatch, episode_ends = run_diff(game, frames, seed)
     return {"game": game, "seed": seed, "frames": frames, "date": datetime.date.today().isoformat(),
+            "episode_ends": episode_ends,
             "first_mismatch": None if mismatch is None else mismatch.frame,
             "fields": [] if mismatch is None else mismatch.fields}
 
@@ -42,21 +43,22 @@ def render(results: list[dict], frames: int, ale_version: str) -> str:
         "(RAM, screen and frame numbers for every game; also reward, terminal and lives for games with",
         "settings), across episode ends. Screens are compared as palette indices, which fix the RGB frame.",
         "",
-        "| game | scheme | settings | seeds | frames per seed | result |",
-        "|---|---|---|---|---|---|",
+        "| game | scheme | settings | seeds | frames per seed | episode ends per seed | result |",
+        "|---|---|---|---|---|---|---|",
     ]
     for game_id in sorted(GAMES):
         game = GAMES[game_id]
         runs = sorted(by_game.get(game_id, []), key=lambda r: r["seed"])
         settings = "yes" if game.has_settings else "not yet"
         if not runs:
-            lines.append(f"| {game_id} | {game.scheme} | {settings} | - | - | not run |")
+            lines.append(f"| {game_id} | {game.scheme} | {settings} | - | - | - | not run |")
             continue
         bad = [r for r in runs if r["first_mismatch"] is not None]
         result = "exact" if not bad else "; ".join(
             f"seed {r['seed']}: first mismatch at frame {r['first_mismatch']} ({', '.join(r['fields'])})" for r in bad)
         seeds_run = ", ".join(str(r["seed"]) for r in runs)
-        lines.append(f"| {game_id} | {game.scheme} | {settings} | {seeds_run} | {frames:,} | {result} |")
+        ends = ", ".join(str(r.get("episode_ends", "?")) for r in runs)
+        lines.append(f"| {game_id} | {game.scheme} | {settings} | {seeds_run} | {frames:,} | {ends} | {result} |")
     exact = sum(1 for g in by_game if all(r["first_mismatch"] is None for r in by_game[g]))
     lines += ["", f"{exact} of {len(by_game)} games run are exact; {len(GAMES) - len(by_game)} not run.", ""]
     return "\n".join(lines)
