@@ -1,9 +1,25 @@
-// RoadRunner: ALE's settings are not written for this game yet.
+// RoadRunner: score digits in the low nibbles of $C9-$CC (lowest first, $A is a blank),
+// x100; lives are the low three bits of $C4 plus one; the game ends with none left while the
+// death animation moves ($B9 or $BD non-zero).
 #pragma once
 #include "../game_state.h"
 
 namespace cule {
 
-struct RoadRunner : NoSettings {};
+struct RoadRunner {
+    static constexpr bool has_settings = true;
+    CULE_HD static void reset(GameState& g) { g.lives = 3; }
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        i32 score = 0;
+        for (i32 addr = 0xCC; addr >= 0xC9; --addr) {
+            i32 digit = ram[addr & 0x7F] & 0x0F;
+            score = 10 * score + (digit == 0x0A ? 0 : digit);
+        }
+        g.set_score(100 * score);
+        i32 lives = ram[0x44] & 0x7;
+        g.terminal = lives == 0 && (ram[0x39] != 0 || ram[0x3D] != 0);
+        g.lives = g.terminal ? 0 : lives + 1;
+    }
+};
 
 }  // namespace cule

@@ -1,9 +1,27 @@
-// StarGunner: ALE's settings are not written for this game yet.
+// StarGunner: score digits in the low nibbles of $83-$86 (lowest first, $A is a blank),
+// x100; lives in the low nibble of $87, the game ends at 0. Until $87 has shown 5 (the game
+// started) the lives read 5.
 #pragma once
 #include "../game_state.h"
 
 namespace cule {
 
-struct StarGunner : NoSettings {};
+struct StarGunner {
+    static constexpr bool has_settings = true;
+    CULE_HD static void reset(GameState& g) { g.lives = 5; }
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        i32 score = 0;
+        for (i32 addr = 0x86; addr >= 0x83; --addr) {
+            i32 digit = ram[addr & 0x7F] & 0x0F;
+            score = 10 * score + (digit == 0x0A ? 0 : digit);
+        }
+        g.set_score(100 * score);
+        u8 lives = ram[0x07];
+        u8& started = g.flags[0];
+        started |= lives == 0x05;
+        g.terminal = lives == 0;
+        g.lives = g.terminal ? 0 : started ? lives & 0x0F : 5;
+    }
+};
 
 }  // namespace cule
