@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from . import _cpu
-from .games import SCHEMES, Game, get_game, list_games
+from .games import SCHEMES, Game, get_game
 from .reset import ale_reset, NOOP
 from .roms import load_rom
 
@@ -52,14 +52,8 @@ class CuleEnv:
                  stack_num: int = 1, maxpool: bool = False, reward_clipping: bool = False,
                  use_fire_reset: bool = False, episodic_life: bool = False,
                  max_num_frames_per_episode: int = 0, mode: int | None = None, difficulty: int | None = None,
-                 num_threads: int | None = None, rom_path: str | None = None, emulation_only: bool = False):
+                 num_threads: int | None = None, rom_path: str | None = None):
         self.game = get_game(game)
-        if not self.game.has_settings and not emulation_only:
-            raise ValueError(
-                f"cule has no reward, terminal and lives rules for {self.game.id!r} yet (games with them: "
-                f"{', '.join(list_games(exact_only=True))}); pass emulation_only=True to run its emulation "
-                "(screen and RAM, exact) without rewards")
-        self.emulation_only = bool(emulation_only)
         self.num_envs = _check_positive_int("num_envs", num_envs)
         self.device = torch.device(device)
         if self.device.type != "cpu":
@@ -132,8 +126,6 @@ class CuleEnv:
         self._recent = self._recent[1:] + [frame]
         obs = self._observation()
         truncated = torch.from_numpy(self._truncated.astype(bool))
-        if self.emulation_only:   # no rules for this game: no reward or terminal to report
-            return obs, None, None, truncated, self._info()
         reward = torch.from_numpy(self._rewards.astype(np.float32))
         terminated = torch.from_numpy(self._terminated.astype(bool))
         return obs, reward, terminated, truncated, self._info()
@@ -200,7 +192,5 @@ class CuleEnv:
 
     def _info(self) -> dict:
         info = {k: torch.from_numpy(v) for k, v in self._vec.info().items()}
-        if self.emulation_only:
-            del info["lives"]
         info["env_id"] = torch.arange(self.num_envs)
         return info

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import _cpu
 
 ALL_ACTIONS = tuple(range(18))
 # Cartridge schemes kernels/cart.h emulates, by their id there (CartScheme).
@@ -65,11 +64,6 @@ class Game:
     @property
     def default_difficulty(self) -> int:
         return 0
-
-    @property
-    def has_settings(self) -> bool:
-        """kernels/games/ has this game's reward, terminal and lives rules."""
-        return _cpu.game_has_settings(self.index)
 
 
 _CATALOGUE = (
@@ -432,7 +426,7 @@ def get_game(name: str) -> Game:
     return game
 
 
-def list_games(exact_only: bool = False) -> list[str]:
-    """The games cule runs; with exact_only, those whose settings (reward, terminal, lives) are
-    written too, so that the whole step matches ale-py."""
-    return sorted(g.id for g in _CATALOGUE if g.has_settings or not exact_only)
+def list_games() -> list[str]:
+    """The games cule runs: the Atari-57, each checked frame for frame against ale-py (RAM,
+    screen, reward, terminal, lives; docs/games.md has the runs)."""
+    return sorted(g.id for g in _CATALOGUE)

@@ -1,5 +1,5 @@
-// What ALE's RomSettings keep for a game between frames, and the defaults of a game whose
-// settings are not written yet. Each game's settings live in games/<game>.h.
+// What ALE's RomSettings keep for a game between frames. Each game's settings live in
+// games/<game>.h.
 #pragma once
 #include "types.h"
 
@@ -31,13 +31,5 @@ CULE_HD i32 decimal_score(const u8* ram, i32 lo, i32 mid = -1, i32 hi = -1) {
     if (hi >= 0) s += 10000 * bcd(ram[hi & 0x7F]);
     return s;
 }
-
-// A game without settings: no reward, never terminal, lives 0. CuleEnv refuses to report
-// rewards for such a game (emulation_only) rather than return these zeros.
-struct NoSettings {
-    static constexpr bool has_settings = false;
-    CULE_HD static void reset(GameState&) {}
-    CULE_HD static void step(const u8*, GameState&) {}
-};
 
 }  // namespace cule

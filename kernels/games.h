@@ -1,7 +1,7 @@
 // Per-game settings, run after every emulated frame (ALE's RomSettings::step): the score, and
 // from it the reward, plus the terminal flag and the lives counter, all read from RAM. They
 // run inside the kernels because the GPU computes rewards itself. Each game has its own
-// header in games/, one struct with `has_settings`, `reset` and `step`.
+// header in games/, one struct with `reset` and `step`.
 //
 // Games are the Atari-57, in the order of the catalogue (cule/games.py).
 #pragma once
@@ -210,15 +210,6 @@ CULE_HD void game_step(int game, const u8* ram, GameState& g) {
         CULE_FOR_EACH_GAME(X)
 #undef X
         default: break;
-    }
-}
-
-CULE_HD bool game_has_settings(int game) {
-    switch (game) {
-#define X(ID, S) case GAME_##ID: return S::has_settings;
-        CULE_FOR_EACH_GAME(X)
-#undef X
-        default: return false;
     }
 }
 

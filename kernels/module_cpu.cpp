@@ -303,8 +303,6 @@ PYBIND11_MODULE(_cpu, m) {
     m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
     m.attr("STATE_SIZE") = sizeof(Machine) + SCREEN_BYTES;
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
-    m.def("game_has_settings", [](int game) { return game_has_settings(game); },
-          "Whether kernels/games/ has the reward, terminal and lives rules of a game.");
 
     py::class_<GameSpec>(m, "GameSpec")
         .def(py::init(&make_spec), py::arg("rom"), py::arg("game"), py::arg("scheme"), py::arg("ystart"),

@@ -43,7 +43,7 @@ def test_observations_equal_ale_rgb_and_grayscale(grayscale):
     from cule.games import get_game
     from cule.tools.oracle import AleOracle
 
-    env = CuleEnv("space_invaders", num_envs=1, grayscale=grayscale, emulation_only=True)
+    env = CuleEnv("space_invaders", num_envs=1, grayscale=grayscale)
     oracle = AleOracle(get_game("space_invaders"))
     obs, _ = env.reset(seed=0)
     actions = np.random.default_rng(0).integers(0, 18, size=300)

@@ -105,16 +105,6 @@ def test_rom_with_wrong_md5_is_refused(tmp_path):
         CuleEnv("Pong", rom_path=str(bad))
 
 
-def test_game_without_rules_needs_emulation_only():
-    with pytest.raises(ValueError, match=r"no reward, terminal and lives rules for 'boxing'.*emulation_only=True"):
-        CuleEnv("Boxing")
-    env = CuleEnv("Boxing", num_envs=2, emulation_only=True)
-    env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step([0, 1])
-    assert reward is None and terminated is None and "lives" not in info
-    assert obs.shape == (2, 1, 210, 160, 3) and truncated.tolist() == [False, False]
-
-
 def test_truncation_then_next_step_autoreset():
     env = CuleEnv("Pong", num_envs=2, max_num_frames_per_episode=10)
     first, _ = env.reset(seed=0)

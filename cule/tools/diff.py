@@ -62,44 +62,29 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
              difficulty: int | None = None) -> tuple[Mismatch | None, int]:
     """Plays `frames` frames of seeded random actions (full action set) on both; returns the first
     mismatch or None, and the number of episode ends played through. When an episode ends both
-    start a fresh one. For a game whose reward rules
-    are not written yet, only RAM, screen and frame numbers are compared, and ale-py's game over
-    starts the next episode on both."""
+    start a fresh one: cule by its next-step autoreset, ale-py by loading its post-reset state."""
     game = get_game(game_name)
-    env = CuleEnv(game.id, num_envs=1, mode=mode, difficulty=difficulty, emulation_only=not game.has_settings)
+    env = CuleEnv(game.id, num_envs=1, mode=mode, difficulty=difficulty)
     oracle = AleOracle(game, mode, difficulty)
     actions = np.random.default_rng(seed).integers(0, 18, size=frames)
-    env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     ale = oracle.observe(0)
-    episode_over = False
+    reward, terminated, truncated = [0], [False], [False]
     episode_ends = 0
     for f in range(frames + 1):
         if f > 0:
+            episode_over = bool(terminated[0] or truncated[0])
             _, reward, terminated, truncated, info = env.step(actions[f - 1:f])
             ale = oracle.load() if episode_over else oracle.act(int(actions[f - 1]))
-            if game.has_settings:
-                episode_over = bool(terminated[0] or truncated[0])
-                cule = {"reward": int(reward[0]), "terminal": bool(terminated[0])}
-            else:
-                cule = {}
-        else:
-            info = env._info()
-            cule = {"reward": 0, "terminal": False} if game.has_settings else {}
-        cule.update(ram=env.get_ram()[0].numpy(), screen=env.get_screens()[0].numpy(),
+        cule = dict(ram=env.get_ram()[0].numpy(), screen=env.get_screens()[0].numpy(),
+                    reward=int(reward[0]), terminal=bool(terminated[0]), lives=int(info["lives"][0]),
                     frame_number=int(info["frame_number"][0]),
                     episode_frame_number=int(info["episode_frame_number"][0]))
-        if game.has_settings:
-            cule["lives"] = int(info["lives"][0])
-        else:   # the oracle's rules decide when the episode ends
-            cule.update(reward=ale.reward, terminal=ale.terminal, lives=ale.lives)
         mismatch = compare_frame(f, cule, ale)
         if mismatch:
             mismatch.detail = machine_detail(env)
             return mismatch, episode_ends
         episode_ends += ale.terminal
-        if not game.has_settings and ale.terminal:
-            env.reset()
-            ale = oracle.load()
     return None, episode_ends
 
 

@@ -5,7 +5,6 @@
 namespace cule {
 
 struct Assault {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0x82, 0x81, 0x80));

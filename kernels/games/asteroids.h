@@ -5,7 +5,6 @@
 namespace cule {
 
 struct Asteroids {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = 10 * decimal_score(ram, 0xBE, 0xBD);

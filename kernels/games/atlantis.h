@@ -5,7 +5,6 @@
 namespace cule {
 
 struct Atlantis {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 6; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = 100 * decimal_score(ram, 0xA2, 0xA3, 0xA1);

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct BattleZone {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 ones = ram[0x1D] >> 4, tens = ram[0x1E] & 0x0F, hundreds = ram[0x1E] >> 4;

@@ -5,7 +5,6 @@
 namespace cule {
 
 struct Bowling {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xA1, 0xA6));

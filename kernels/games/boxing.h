@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Boxing {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 mine = ram[0x12] == 0xC0 ? 100 : bcd(ram[0x12]);

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Breakout {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(bcd(ram[0x4D]) + 100 * (ram[0x4C] & 0x0F));

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Centipede {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xF6, 0xF5, 0xF4));

@@ -5,7 +5,6 @@
 namespace cule {
 
 struct CrazyClimber {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = ram[0x02] + 10 * ram[0x03] + 100 * ram[0x04] + 1000 * ram[0x05];

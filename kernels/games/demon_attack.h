@@ -6,7 +6,6 @@
 namespace cule {
 
 struct DemonAttack {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         bool blank = ram[0x01] == 0xAB && ram[0x03] == 0xCD && ram[0x05] == 0xEA;

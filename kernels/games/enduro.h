@@ -7,7 +7,6 @@
 namespace cule {
 
 struct Enduro {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 day = ram[0x2D], score = 0;

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Freeway {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(bcd(ram[0x67]));

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Gravitar {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 6; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0x89, 0x88, 0x87));

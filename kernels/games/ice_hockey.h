@@ -7,7 +7,6 @@
 namespace cule {
 
 struct IceHockey {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(bcd(ram[0x0A]) - bcd(ram[0x0B]));

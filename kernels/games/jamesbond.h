@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Jamesbond {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 6; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xDC, 0xDD, 0xDE));

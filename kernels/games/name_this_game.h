@@ -6,7 +6,6 @@
 namespace cule {
 
 struct NameThisGame {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xC6, 0xC5, 0xC4));

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Phoenix {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(10 * (10 * decimal_score(ram, 0xC8, 0xC9) + (ram[0x47] >> 4)));

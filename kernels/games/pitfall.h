@@ -7,7 +7,6 @@
 namespace cule {
 
 struct Pitfall {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.score = 2000; g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xD7, 0xD6, 0xD5));

@@ -5,7 +5,6 @@
 namespace cule {
 
 struct Pong {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 cpu = ram[0x0D], player = ram[0x0E];

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct PrivateEye {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.score = 1000; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xCA, 0xC9, 0xC8));

@@ -7,7 +7,6 @@
 namespace cule {
 
 struct Qbert {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.memory[0] = 2; g.memory[1] = 4; g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32& last = g.memory[0];    // the lives byte of the last frame, signed

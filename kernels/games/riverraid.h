@@ -7,7 +7,6 @@
 namespace cule {
 
 struct Riverraid {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.memory[0] = 0x58; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = 0;

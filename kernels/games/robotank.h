@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Robotank {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(12 * ram[0x36] + ram[0x35]);

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Skiing {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 time = 6000 * ram[0x68] + decimal_score(ram, 0xEA, 0xE9);

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct SpaceInvaders {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = decimal_score(ram, 0xE8, 0xE6);

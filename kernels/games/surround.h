@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Surround {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 mine = bcd(ram[0x77]), theirs = bcd(ram[0x76]);

@@ -7,7 +7,6 @@
 namespace cule {
 
 struct Tennis {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 my_games = ram[0x47], their_games = ram[0x48];

@@ -7,7 +7,6 @@
 namespace cule {
 
 struct TimePilot {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.memory[0] = 5; g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(100 * decimal_score(ram, 0x8D, 0x8F));

@@ -6,7 +6,6 @@
 namespace cule {
 
 struct Venture {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.lives = 4; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(100 * decimal_score(ram, 0xC8, 0xC7));

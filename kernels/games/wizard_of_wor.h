@@ -7,7 +7,6 @@
 namespace cule {
 
 struct WizardOfWor {
-    static constexpr bool has_settings = true;
     CULE_HD static void reset(GameState& g) { g.memory[0] = 3; g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = decimal_score(ram, 0x86, 0x88);
