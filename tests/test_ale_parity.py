@@ -1,6 +1,6 @@
-"""cule against ale-py 0.12.1, frame by frame: seeded random actions from the full action set,
-RAM, screen and frame numbers compared after every frame (reward, terminal and lives too for
-games with settings), across episode ends (both start a fresh console then)."""
+"""cule against ale-py 0.12.1, frame by frame: seeded random actions from the full action set;
+RAM, screen, reward, terminal, lives and frame numbers compared after every frame, across
+episode ends (cule's next-step autoreset against a fresh ale-py console)."""
 import pytest
 
 from cule.games import list_games
@@ -9,10 +9,75 @@ from cule.tools.diff import run_diff
 GAMES = list_games()
 
 
+# For each game, a seed whose random play reaches game over early, and the frame it does.
+FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode_ends
+    'alien': (0, 2477),
+    'amidar': (2, 2149),
+    'assault': (3, 1753),
+    'asterix': (5, 863),
+    'asteroids': (3, 1334),
+    'atlantis': (3, 6587),
+    'bank_heist': (4, 1814),
+    'battle_zone': (2, 2611),
+    'beam_rider': (2, 3845),
+    'berzerk': (5, 718),
+    'bowling': (2, 8359),
+    'boxing': (0, 7141),
+    'breakout': (5, 604),
+    'centipede': (4, 3141),
+    'chopper_command': (4, 2239),
+    'crazy_climber': (0, 8922),
+    'defender': (3, 1785),
+    'demon_attack': (1, 2193),
+    'double_dunk': (0, 7366),
+    'enduro': (0, 13312),
+    'fishing_derby': (2, 7078),
+    'freeway': (0, 8191),
+    'frostbite': (0, 1226),
+    'gopher': (0, 3379),
+    'gravitar': (5, 2188),
+    'hero': (4, 1148),
+    'ice_hockey': (0, 12800),
+    'jamesbond': (1, 1888),
+    'kangaroo': (0, 1450),
+    'krull': (2, 4327),
+    'kung_fu_master': (5, 3446),
+    'montezuma_revenge': (1, 1682),
+    'ms_pacman': (4, 1641),
+    'name_this_game': (4, 6987),
+    'phoenix': (1, 2058),
+    'pitfall': (1, 1891),
+    'pong': (3, 3056),
+    'private_eye': (0, 10790),
+    'qbert': (4, 1148),
+    'riverraid': (5, 3020),
+    'road_runner': (0, 283),
+    'robotank': (5, 4075),
+    'seaquest': (1, 1921),
+    'skiing': (2, 4324),
+    'solaris': (3, 9687),
+    'space_invaders': (5, 1137),
+    'star_gunner': (4, 3384),
+    'surround': (5, 3924),
+    'tennis': (4, 6679),
+    'time_pilot': (3, 5153),
+    'tutankham': (2, 2309),
+    'up_n_down': (4, 1627),
+    'venture': (2, 6330),
+    'video_pinball': (3, 9337),
+    'wizard_of_wor': (5, 4526),
+    'yars_revenge': (0, 2520),
+    'zaxxon': (0, 3540),
+}
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_2000_frames_equal_to_ale(game):
-    mismatch, _ = run_diff(game, frames=2000, seed=1)
+def test_through_an_episode_end_equal_to_ale(game):
+    """At least 2,000 frames, and 100 frames past the first game over (the next episode's start)."""
+    seed, end = FIRST_EPISODE_END[game]
+    mismatch, episode_ends = run_diff(game, frames=max(2000, end + 100), seed=seed)
     assert mismatch is None, mismatch.describe()
+    assert episode_ends >= 1
 
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
