@@ -200,7 +200,7 @@ CULE_HD bool masks_empty(const Tia& t, u32 objects, i32 hpos) {
 
 CULE_HD void fill(u8* fb, i32 pos, i32 n, u8 value) {
     if (pos + n > SCREEN_PIXELS) n = SCREEN_PIXELS - pos;   // rows past the screen are never shown
-    for (i32 i = 0; i < n; ++i) fb[pos + i] = value;
+    fill_bytes(fb + pos, n, value);
 }
 
 // The colour of a pixel drawn by a four-pixel step (playfield or background).
@@ -355,8 +355,16 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
         u8* out = fb + pos - hpos;
-        if (!objects) {   // background and playfield only
-            for (i32 x = from; x < to; ++x) out[x] = plain[(x < 80) * 2 + (wpf >> (x & 31) & 1)];
+        if (!objects) {   // background and playfield only: one fill per run of equal pixels
+            for (i32 x = from; x < to;) {
+                u32 bit = wpf >> (x & 31) & 1;
+                u32 changes = (wpf ^ (0u - bit)) >> (x & 31);   // where the playfield bit differs
+                i32 end = changes ? x + lowest_bit(changes) : 32 * w + 32;
+                if (end > to) end = to;
+                if (x < 80 && end > 80) end = 80;
+                fill_bytes(out + x, end - x, plain[(x < 80) * 2 + bit]);
+                x = end;
+            }
             continue;
         }
         for (i32 x = from; x < to; ++x) {

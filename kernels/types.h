@@ -25,6 +25,24 @@ typedef short i16;
 typedef int i32;
 typedef long long i64;
 
+// The index of the lowest set bit of v != 0.
+CULE_HD i32 lowest_bit(u32 v) {
+#ifdef __CUDA_ARCH__
+    return __ffs(v) - 1;
+#else
+    return __builtin_ctz(v);
+#endif
+}
+
+// n bytes of value v from p (memset without the standard headers NVRTC lacks).
+CULE_HD void fill_bytes(u8* p, i32 n, u8 v) {
+#ifdef __CUDA_ARCH__
+    for (i32 i = 0; i < n; ++i) p[i] = v;
+#else
+    if (n > 0) __builtin_memset(p, v, (unsigned long)n);
+#endif
+}
+
 static_assert(sizeof(u8) == 1 && sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8,
               "fixed-width types");
 
