@@ -340,9 +340,9 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     LineBits bl = (t.enabled & BL_BIT) ? ball_line(t.mbl) : none;
     LineBits pf = (t.enabled & PF_BIT) ? playfield_line(t.pf, t.pf_reflect) : none;
     // Background and playfield colours by (left half, playfield bit): indexed, not branched on.
-    u8 bk = t.color[0], plain[4];
+    u8 plain[4];
     for (i32 left = 0; left < 2; ++left) {
-        plain[left * 2] = bk;
+        plain[left * 2] = t.color[0];
         plain[left * 2 + 1] = t.color[score_only_pf ? (left ? 2 : 3) : colour_of(PF_BIT | t.prio_score, left)];
     }
     for (i32 w = hpos >> 5; w <= (hpos + n - 1) >> 5; ++w) {
@@ -355,23 +355,23 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
         u8* out = fb + pos - hpos;
-        if (!objects) {   // background and playfield only: one fill per run of equal pixels
-            for (i32 x = from; x < to;) {
-                u32 bit = wpf >> (x & 31) & 1;
-                u32 changes = (wpf ^ (0u - bit)) >> (x & 31);   // where the playfield bit differs
-                i32 end = changes ? x + lowest_bit(changes) : 32 * w + 32;
-                if (end > to) end = to;
-                if (x < 80 && end > 80) end = 80;
-                fill_bytes(out + x, end - x, plain[(x < 80) * 2 + bit]);
-                x = end;
-            }
-            continue;
-        }
-        for (i32 x = from; x < to; ++x) {
+        for (i32 x = from; x < to;) {
             i32 b = x & 31;
-            u32 e = (wp0 >> b & 1) * P0_BIT | (wm0 >> b & 1) * M0_BIT | (wp1 >> b & 1) * P1_BIT |
-                    (wm1 >> b & 1) * M1_BIT | (wbl >> b & 1) * BL_BIT | (wpf >> b & 1) * PF_BIT;
-            out[x] = e ? t.color[colour_of(e | t.prio_score, x < 80)] : bk;
+            if (objects >> b & 1) {   // the general rule, pixel by pixel
+                u32 e = (wp0 >> b & 1) * P0_BIT | (wm0 >> b & 1) * M0_BIT | (wp1 >> b & 1) * P1_BIT |
+                        (wm1 >> b & 1) * M1_BIT | (wbl >> b & 1) * BL_BIT | (wpf >> b & 1) * PF_BIT;
+                out[x] = t.color[colour_of(e | t.prio_score, x < 80)];
+                ++x;
+                continue;
+            }
+            // Background and playfield only: one fill up to the next object, playfield change or half.
+            u32 bit = wpf >> b & 1;
+            u32 stops = (objects | (wpf ^ (0u - bit))) >> b;
+            i32 end = stops ? x + lowest_bit(stops) : 32 * w + 32;
+            if (end > to) end = to;
+            if (x < 80 && end > 80) end = 80;
+            fill_bytes(out + x, end - x, plain[(x < 80) * 2 + bit]);
+            x = end;
         }
     }
     i32 end = hpos + n, last_step = end & ~3;
