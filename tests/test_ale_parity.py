@@ -91,6 +91,16 @@ def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     assert mismatch is None, mismatch.describe()
 
 
+# The frame cap (max_num_frames_per_episode): truncated set on the same frame as ale-py's
+# game_over(with_truncation=True), and a fresh episode after it; Breakout's seed 5 also reaches a
+# game over inside the cap.
+@pytest.mark.parametrize("game, seed, cap", [("pong", 0, 700), ("breakout", 5, 650), ("ms_pacman", 1, 900)])
+def test_frame_cap_truncates_as_ale(game, seed, cap):
+    mismatch, episode_ends = run_diff(game, frames=2000, seed=seed, max_frames=cap)
+    assert mismatch is None, mismatch.describe()
+    assert episode_ends >= 2000 // cap
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("game", GAMES)

@@ -50,7 +50,7 @@ def compare_frame(frame: int, cule: dict, ale) -> Mismatch | None:
     pixels = int((cule["screen"] != ale.screen).sum())
     if pixels:
         fields.append("screen")
-    for name in ("reward", "terminal", "lives", "frame_number", "episode_frame_number"):
+    for name in ("reward", "terminal", "truncated", "lives", "frame_number", "episode_frame_number"):
         if cule[name] != getattr(ale, name):
             fields.append(f"{name} (cule {cule[name]}, ale {getattr(ale, name)})")
     if not fields:
@@ -59,13 +59,14 @@ def compare_frame(frame: int, cule: dict, ale) -> Mismatch | None:
 
 
 def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
-             difficulty: int | None = None) -> tuple[Mismatch | None, int]:
+             difficulty: int | None = None, max_frames: int = 0) -> tuple[Mismatch | None, int]:
     """Plays `frames` frames of seeded random actions (full action set) on both; returns the first
-    mismatch or None, and the number of episode ends played through. When an episode ends both
-    start a fresh one: cule by its next-step autoreset, ale-py by loading its post-reset state."""
+    mismatch or None, and the number of episode ends (game over or the `max_frames` cap) played
+    through. When an episode ends both start a fresh one: cule by its next-step autoreset, ale-py
+    by loading its post-reset state."""
     game = get_game(game_name)
-    env = CuleEnv(game.id, num_envs=1, mode=mode, difficulty=difficulty)
-    oracle = AleOracle(game, mode, difficulty)
+    env = CuleEnv(game.id, num_envs=1, mode=mode, difficulty=difficulty, max_num_frames_per_episode=max_frames)
+    oracle = AleOracle(game, mode, difficulty, max_frames)
     actions = np.random.default_rng(seed).integers(0, 18, size=frames)
     _, info = env.reset(seed=seed)
     ale = oracle.observe(0)
@@ -77,14 +78,15 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
             _, reward, terminated, truncated, info = env.step(actions[f - 1:f])
             ale = oracle.load() if episode_over else oracle.act(int(actions[f - 1]))
         cule = dict(ram=env.get_ram()[0].numpy(), screen=env.get_screens()[0].numpy(),
-                    reward=int(reward[0]), terminal=bool(terminated[0]), lives=int(info["lives"][0]),
+                    reward=int(reward[0]), terminal=bool(terminated[0]), truncated=bool(truncated[0]),
+                    lives=int(info["lives"][0]),
                     frame_number=int(info["frame_number"][0]),
                     episode_frame_number=int(info["episode_frame_number"][0]))
         mismatch = compare_frame(f, cule, ale)
         if mismatch:
             mismatch.detail = machine_detail(env)
             return mismatch, episode_ends
-        episode_ends += ale.terminal
+        episode_ends += ale.terminal or ale.truncated
     return None, episode_ends
 
 
@@ -127,9 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--mode", type=int, default=None)
     p.add_argument("--difficulty", type=int, default=None)
+    p.add_argument("--max-frames", type=int, default=0, help="frame cap per episode (0: none)")
     p.add_argument("--png", type=Path, default=None, help="where to write the screens (default GAME-diff.png)")
     args = p.parse_args(argv)
-    mismatch, episode_ends = run_diff(args.game, args.frames, args.seed, args.mode, args.difficulty)
+    mismatch, episode_ends = run_diff(args.game, args.frames, args.seed, args.mode, args.difficulty,
+                                      args.max_frames)
     if mismatch is None:
         print(f"{args.game}: {args.frames} frames equal to ale-py (seed {args.seed}, "
               f"{episode_ends} episode ends)")

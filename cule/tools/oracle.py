@@ -15,13 +15,15 @@ class AleFrame:
     screen: np.ndarray        # palette indices (210, 160)
     reward: int
     terminal: bool
+    truncated: bool          # the frame cap ended the episode (and the game is not over)
     lives: int
     frame_number: int
     episode_frame_number: int
 
 
 class AleOracle:
-    def __init__(self, game: Game, mode: int | None = None, difficulty: int | None = None):
+    def __init__(self, game: Game, mode: int | None = None, difficulty: int | None = None,
+                 max_frames: int = 0):
         import ale_py
         from ale_py import roms
 
@@ -30,7 +32,7 @@ class AleOracle:
         self.ale.setInt("random_seed", 0)
         self.ale.setFloat("repeat_action_probability", 0.0)
         self.ale.setInt("frame_skip", 1)
-        self.ale.setInt("max_num_frames_per_episode", 0)
+        self.ale.setInt("max_num_frames_per_episode", max_frames)
         self.path = roms.get_rom_path(game.id)
         self.mode, self.difficulty = mode, difficulty
         self.load()
@@ -51,7 +53,9 @@ class AleOracle:
 
     def observe(self, reward: int) -> AleFrame:
         ale = self.ale
+        terminal = bool(ale.game_over(with_truncation=False))
         return AleFrame(ram=ale.getRAM().copy(), screen=ale.getScreen().copy(), reward=reward,
-                        terminal=bool(ale.game_over(with_truncation=False)), lives=int(ale.lives()),
+                        terminal=terminal, truncated=bool(ale.game_over(with_truncation=True)) and not terminal,
+                        lives=int(ale.lives()),
                         frame_number=int(ale.getFrameNumber()),
                         episode_frame_number=int(ale.getEpisodeFrameNumber()))
