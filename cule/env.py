@@ -1,11 +1,16 @@
 """CuleEnv: N Atari environments stepped together, observations and rewards as torch tensors."""
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any, Sequence
 
+import gymnasium
 import numpy as np
 import torch
+from gymnasium.spaces import Box, Discrete
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from . import _cpu
 from .games import SCHEMES, Game, get_game
@@ -33,26 +38,46 @@ def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec
     return console, spec
 
 
+def _check_autoreset_mode(mode) -> AutoresetMode:
+    allowed = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+    try:
+        mode = AutoresetMode(mode)
+    except ValueError:
+        mode = None
+    if mode not in allowed:
+        raise ValueError(f"autoreset_mode must be one of {[m.value for m in allowed]}")
+    return mode
+
+
 def _check_positive_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
 
-class CuleEnv:
-    """A batch of `num_envs` environments of one game.
+class CuleEnv(gymnasium.vector.VectorEnv):
+    """A batch of `num_envs` environments of one game, as a gymnasium vector env.
 
     With the default arguments every environment matches an ale-py `ALEInterface` with
-    frameskip 1 and repeat_action_probability 0, frame for frame.
+    frameskip 1 and repeat_action_probability 0, frame for frame. Episodes restart as ale-py's
+    AtariVectorEnv restarts them: on the step after the one that ended them ("NextStep"), or
+    within it ("SameStep", the last observation then in info["final_obs"]). Every returned
+    tensor is fresh: the env never writes into a tensor it has handed out.
     """
+
+    metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, game: str, num_envs: int = 1, device: str | torch.device = "cpu", frameskip: int = 1,
                  repeat_action_probability: float = 0.0, full_action_space: bool = True, noop_max: int = 0,
                  grayscale: bool = False, img_height: int = SCREEN_HEIGHT, img_width: int = SCREEN_WIDTH,
                  stack_num: int = 1, maxpool: bool = False, reward_clipping: bool = False,
                  use_fire_reset: bool = False, episodic_life: bool = False,
-                 max_num_frames_per_episode: int = 0, mode: int | None = None, difficulty: int | None = None,
-                 num_threads: int | None = None, rom_path: str | None = None):
+                 max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
+                 mode: int | None = None, difficulty: int | None = None,
+                 num_threads: int | None = None, rom_path: str | None = None, **unknown):
+        if unknown:
+            valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
+            raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
         self.game = get_game(game)
         self.num_envs = _check_positive_int("num_envs", num_envs)
         self.device = torch.device(device)
@@ -67,19 +92,28 @@ class CuleEnv:
         if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
             raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
                              f"implemented yet), got {img_height} x {img_width}")
-        for name, value in (("maxpool", maxpool), ("reward_clipping", reward_clipping),
-                            ("use_fire_reset", use_fire_reset), ("episodic_life", episodic_life)):
+        for name, value in (("maxpool", maxpool), ("use_fire_reset", use_fire_reset),
+                            ("episodic_life", episodic_life)):
             if value:
                 raise ValueError(f"{name}=True is not implemented yet; only {name}=False is available")
         self.stack_num = _check_positive_int("stack_num", stack_num)
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
         self.grayscale = bool(grayscale)
+        self.reward_clipping = bool(reward_clipping)
+        self.autoreset_mode = _check_autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = "rgb_array"
         self.mode = self.game.default_mode if mode is None else mode
         self.difficulty = self.game.default_difficulty if difficulty is None else difficulty
 
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
         self._action_ids = np.asarray(self.action_set, dtype=np.uint8)
+        frame_shape = (SCREEN_HEIGHT, SCREEN_WIDTH) + (() if self.grayscale else (3,))
+        self.single_observation_space = Box(0, 255, (self.stack_num, *frame_shape), np.uint8)
+        self.single_action_space = Discrete(len(self.action_set))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
 
         rom = load_rom(self.game, rom_path)
         console, self._spec = make_console(self.game, rom)
@@ -99,22 +133,35 @@ class CuleEnv:
         self._vec = _cpu.VecEnv(self._spec, self.num_envs, self.frameskip, float(repeat_action_probability),
                                 int(max_num_frames_per_episode), legal, threads)
         self._vec.set_pool(np.stack(pool))
-        self._frame_shape = (self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH) + (() if self.grayscale else (3,))
-        self._recent: list[np.ndarray] = []   # the last stack_num frames, never handed out
+        self._frame_shape = (self.num_envs, *frame_shape)
+        # The last stack_num frames, oldest first; never handed out when stack_num > 1.
+        self._recent: list[np.ndarray] = []
         self._rewards = np.zeros(self.num_envs, dtype=np.int32)
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
         self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
-        self._seeded = False
+        self._ended = np.zeros(self.num_envs, dtype=bool)   # restart at the next step (NextStep)
 
     # ---- API ---------------------------------------------------------------------------------
 
-    def reset(self, seed: int | Sequence[int] | None = None):
-        if seed is not None or not self._seeded:
-            self._vec.seed(self._seed_keys(seed))
-            self._seeded = True
-        self._vec.reset(np.ones(self.num_envs, dtype=np.uint8))
+    def reset(self, *, seed: int | Sequence[int] | None = None, options: dict | None = None):
+        """Starts new episodes in every environment, or in those of options["reset_mask"] (a bool
+        array or tensor of shape (num_envs,)); the others keep their episode and observation.
+        `seed`: one int for all the reset environments, or one per reset environment; the first
+        reset without a seed draws one from the OS. As in ale-py, a seed gives a fresh console
+        (frame numbers restart); without one the episode restarts on the same console."""
+        mask = self._reset_mask(options)
+        if not self._recent and not mask.all():
+            raise ValueError("the first reset() must reset every environment (no reset_mask)")
+        fresh = seed is not None or not self._recent
+        if fresh:
+            self._vec.seed(self._seed_keys(seed, mask), mask.astype(np.uint8))
+        self._vec.reset(mask.astype(np.uint8), not fresh)
+        self._ended[mask] = False
         frame = self._observe_frame()
-        self._recent = [frame] * self.stack_num
+        if not self._recent:
+            self._recent = [np.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
+        else:
+            self._restart_stacks(mask, frame)
         return self._observation(), self._info()
 
     def step(self, actions):
@@ -122,13 +169,29 @@ class CuleEnv:
             raise RuntimeError("call reset() before step()")
         ids = self._action_ids[self._check_actions(actions)]
         self._vec.step(ids, self._rewards, self._terminated, self._truncated)
-        frame = self._observe_frame()
-        self._recent = self._recent[1:] + [frame]
-        obs = self._observation()
-        truncated = torch.from_numpy(self._truncated.astype(bool))
-        reward = torch.from_numpy(self._rewards.astype(np.float32))
-        terminated = torch.from_numpy(self._terminated.astype(bool))
-        return obs, reward, terminated, truncated, self._info()
+        self._recent = self._recent[1:] + [self._observe_frame()]
+        if self._ended.any():   # these environments started a new episode in this step
+            self._restart_stacks(self._ended, self._recent[-1])
+        rewards = np.clip(self._rewards, -1, 1) if self.reward_clipping else self._rewards.copy()
+        terminated, truncated = self._terminated.astype(bool), self._truncated.astype(bool)
+        ended = terminated | truncated
+        info = self._info()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            if ended.any():
+                info["final_obs"] = self._observation()
+                self._vec.reset(ended.astype(np.uint8), True)
+                self._restart_stacks(ended, self._observe_frame())
+                info.update(self._info())
+        else:
+            self._ended = ended
+        return (self._observation(), torch.from_numpy(rewards), torch.from_numpy(terminated),
+                torch.from_numpy(truncated), info)
+
+    def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
+        """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
+        frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
+        self._vec.observe(frames, False)
+        return frames if env_ids is None else frames[np.asarray(env_ids, dtype=np.int64)]
 
     def get_ram(self) -> torch.Tensor:
         ram = np.zeros((self.num_envs, 128), dtype=np.uint8)
@@ -148,21 +211,49 @@ class CuleEnv:
         ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
         self._vec.set_states(np.ascontiguousarray(states, dtype=np.uint8), ids.astype(np.int64))
 
-    def close(self) -> None:
+    def close_extras(self, **kwargs) -> None:
         self._vec = None
 
     # ---- helpers -----------------------------------------------------------------------------
 
-    def _seed_keys(self, seed) -> np.ndarray:
+    def _seed_keys(self, seed, mask: np.ndarray) -> np.ndarray:
+        """One RNG key per environment (only those of `mask` are used)."""
         if seed is None:
             return np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             return np.random.SeedSequence(int(seed)).generate_state(self.num_envs, dtype=np.uint64)
         seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seed must be an int or {self.num_envs} ints, got {len(seeds)}")
-        return np.array([np.random.SeedSequence(int(s)).generate_state(1, dtype=np.uint64)[0] for s in seeds],
-                        dtype=np.uint64)
+        if len(seeds) != int(mask.sum()):
+            raise ValueError(f"seed must be an int or one int per reset environment ({int(mask.sum())}), "
+                             f"got {len(seeds)}")
+        keys = np.zeros(self.num_envs, dtype=np.uint64)
+        keys[mask] = [np.random.SeedSequence(int(s)).generate_state(1, dtype=np.uint64)[0]
+                                 for s in seeds]
+        return keys
+
+    def _reset_mask(self, options: dict | None) -> np.ndarray:
+        options = options or {}
+        unknown = set(options) - {"reset_mask"}
+        if unknown:
+            raise ValueError(f"unknown reset option {sorted(unknown)[0]!r}; reset takes options={{'reset_mask': ...}}")
+        mask = options.get("reset_mask")
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=bool)
+        else:
+            if isinstance(mask, torch.Tensor):
+                mask = mask.detach().cpu().numpy()
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must be a bool array or tensor of shape ({self.num_envs},), got "
+                                 f"{type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}")
+        return mask
+
+    def _restart_stacks(self, envs: np.ndarray, frame: np.ndarray) -> None:
+        """The stacks of `envs` start over, as AtariVectorEnv's do: zeros, then `frame`, the
+        current frame of every environment (the others' is unchanged). Older frames are never
+        handed out, so they are cleared in place; the newest may have been, so it is replaced."""
+        for older in self._recent[:-1]:
+            older[envs] = 0
+        self._recent[-1] = frame
 
     def _check_actions(self, actions) -> np.ndarray:
         if isinstance(actions, torch.Tensor):

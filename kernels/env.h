@@ -44,9 +44,15 @@ CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
     return cfg.max_episode_frames > 0 && m.episode_frame_number >= cfg.max_episode_frames;
 }
 
-// Copies seed state k of the pool (machine and both frame buffers) into an environment.
-CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const u8* pool_screens, u32 k) {
+// Copies seed state k of the pool (machine and both frame buffers) into an environment. A new
+// episode on the same console (ALE's reset_game) keeps counting frames: the frame number grows by
+// the frames the reset itself counted, the pool state's episode frame number. A fresh console
+// (loadROM, reset with a seed) restarts the count.
+CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const u8* pool_screens, u32 k,
+                             bool same_console) {
+    i32 frame_number = m.frame_number;
     m = pool[k];
+    if (same_console) m.frame_number = frame_number + m.episode_frame_number;
     const u8* src = pool_screens + (u64)k * 2 * SCREEN_PIXELS;
     for (i32 i = 0; i < 2 * SCREEN_PIXELS; ++i) screen[i] = src[i];
 }
@@ -57,7 +63,7 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
     StepResult out = {0, 0, 0};
     if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
         u32 k = cfg.pool_size > 1 ? rng_u32(rng) % cfg.pool_size : 0;
-        load_pool_state(m, screen, pool, pool_screens, k);
+        load_pool_state(m, screen, pool, pool_screens, k, true);
         needs_reset = 0;
         return out;
     }

@@ -171,20 +171,24 @@ class VecEnv {
         cfg_.pool_size = k;
     }
 
-    void seed(const py::array_t<u64, py::array::c_style>& keys) {
+    // New random streams for the masked environments.
+    void seed(const py::array_t<u64, py::array::c_style>& keys, const py::array_t<u8, py::array::c_style>& mask) {
         check_length(keys.size(), "seed keys");
-        for (i32 i = 0; i < n_; ++i) rng_[i] = EnvRng{keys.data()[i], 0};
+        check_length(mask.size(), "seed mask");
+        for (i32 i = 0; i < n_; ++i)
+            if (mask.data()[i]) rng_[i] = EnvRng{keys.data()[i], 0};
     }
 
-    // Starts a new episode in the masked environments from pool states picked by their RNG.
-    void reset(const py::array_t<u8, py::array::c_style>& mask) {
+    // Starts a new episode in the masked environments from pool states picked by their RNG, on
+    // the same console (frames keep counting) or on a fresh one.
+    void reset(const py::array_t<u8, py::array::c_style>& mask, bool same_console) {
         check_length(mask.size(), "reset mask");
         if (!cfg_.pool_size) throw std::logic_error("reset pool is empty");
         const u8* m = mask.data();
         for (i32 i = 0; i < n_; ++i) {
             if (!m[i]) continue;
             u32 k = cfg_.pool_size > 1 ? rng_u32(rng_[i]) % cfg_.pool_size : 0;
-            load_pool_state(machines_[i], screen(i), pool_.data(), pool_screens_.data(), k);
+            load_pool_state(machines_[i], screen(i), pool_.data(), pool_screens_.data(), k, same_console);
             needs_reset_[i] = 0;
         }
     }

@@ -1,5 +1,7 @@
 """ale-py 0.12.1 as the oracle: one ALEInterface played with frameskip 1 and no sticky actions,
-reloaded at each episode end (a fresh console, as gymnasium's reset(seed=...) gives)."""
+reloaded at each episode end (a fresh console, as gymnasium's reset(seed=...) gives). Its frame
+number keeps counting across episodes, as on one console (reset_game, AtariVectorEnv): the
+reload adds the frames the reset counted."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,6 +37,8 @@ class AleOracle:
         self.ale.setInt("max_num_frames_per_episode", max_frames)
         self.path = roms.get_rom_path(game.id)
         self.mode, self.difficulty = mode, difficulty
+        self.frame_offset = 0
+        self.frame_number: int | None = None   # the last one reported
         self.load()
 
     def load(self) -> AleFrame:
@@ -46,6 +50,9 @@ class AleOracle:
             if self.difficulty is not None:
                 self.ale.setDifficulty(self.difficulty)
             self.ale.reset_game()
+        if self.frame_number is not None:
+            self.frame_offset = (self.frame_number + self.ale.getEpisodeFrameNumber()
+                                 - self.ale.getFrameNumber())
         return self.observe(0)
 
     def act(self, action: int) -> AleFrame:
@@ -54,8 +61,9 @@ class AleOracle:
     def observe(self, reward: int) -> AleFrame:
         ale = self.ale
         terminal = bool(ale.game_over(with_truncation=False))
+        self.frame_number = int(ale.getFrameNumber()) + self.frame_offset
         return AleFrame(ram=ale.getRAM().copy(), screen=ale.getScreen().copy(), reward=reward,
                         terminal=terminal, truncated=bool(ale.game_over(with_truncation=True)) and not terminal,
                         lives=int(ale.lives()),
-                        frame_number=int(ale.getFrameNumber()),
+                        frame_number=self.frame_number,
                         episode_frame_number=int(ale.getEpisodeFrameNumber()))

@@ -1,0 +1,154 @@
+"""CuleEnv against ale-py's AtariVectorEnv on the CPU backend, step by step with the same actions:
+observations, rewards, terminated, truncated and every info key, for both autoreset modes,
+reward clipping, the frame cap and partial resets.
+
+Both run without the randomness they cannot share (sticky actions, noop starts), at full
+resolution and without max-pooling, which cule does not have yet. One difference is deliberate:
+on the step that ends an episode AtariVectorEnv shows the previous step's frame again (it stops
+the frameskip loop before it captures the screen), where cule shows the frame the episode ended
+on, as ale-py's single AtariEnv does. The tests check that difference exactly where it occurs.
+"""
+import numpy as np
+import pytest
+import torch
+from ale_py.vector_env import AtariVectorEnv
+
+from cule import CuleEnv
+
+SHARED = dict(frameskip=4, repeat_action_probability=0.0, noop_max=0, use_fire_reset=False, maxpool=False,
+              img_height=210, img_width=160, grayscale=True, stack_num=4, full_action_space=False,
+              max_num_frames_per_episode=600)
+NUM_ENVS = 4
+
+
+def both(game="breakout", **options):
+    kw = {**SHARED, **options}
+    return AtariVectorEnv(game, NUM_ENVS, **kw), CuleEnv(game, NUM_ENVS, **kw)
+
+
+def assert_same_outcome(ale_out, cule_out):
+    """Rewards, terminated, truncated and every info key but final_obs equal."""
+    _, a_reward, a_term, a_trunc, a_info = ale_out
+    _, c_reward, c_term, c_trunc, c_info = cule_out
+    assert np.array_equal(a_reward, c_reward.numpy())
+    assert np.array_equal(a_term, c_term.numpy()) and np.array_equal(a_trunc, c_trunc.numpy())
+    assert set(a_info) == set(c_info)
+    for key in set(a_info) - {"final_obs"}:
+        assert np.array_equal(a_info[key], c_info[key].numpy()), key
+
+
+def assert_same_last_obs(a_obs, c_obs, ended, previous_a_obs):
+    """Equal, except the newest frame of an env whose episode just ended, where AtariVectorEnv
+    repeats its previous frame."""
+    assert np.array_equal(a_obs[~ended], c_obs[~ended])
+    assert np.array_equal(a_obs[ended, :3], c_obs[ended, :3])
+    assert np.array_equal(a_obs[ended, 3], previous_a_obs[ended, 3])
+
+
+def assert_same_step(ale_out, cule_out, previous_a_obs):
+    assert_same_outcome(ale_out, cule_out)
+    assert_same_last_obs(ale_out[0], cule_out[0].numpy(), ale_out[2] | ale_out[3], previous_a_obs)
+
+
+@pytest.mark.parametrize("game, reward_clipping", [("breakout", True), ("space_invaders", True),
+                                                   ("space_invaders", False)])
+def test_next_step_autoreset_as_atari_vector_env(game, reward_clipping):
+    ale, cule = both(game, reward_clipping=reward_clipping)
+    a_obs, a_info = ale.reset(seed=0)
+    c_obs, c_info = cule.reset(seed=0)
+    assert np.array_equal(a_obs, c_obs.numpy())
+    assert all(np.array_equal(a_info[k], c_info[k].numpy()) for k in a_info)
+    rng = np.random.default_rng(0)
+    seen = {"terminated": 0, "truncated": 0, "reward > 1": 0}
+    for _ in range(420):
+        actions = rng.integers(0, cule.single_action_space.n, size=NUM_ENVS)
+        ale_out, cule_out = ale.step(actions), cule.step(actions)
+        assert_same_step(ale_out, cule_out, a_obs)
+        a_obs = ale_out[0]
+        seen["terminated"] += ale_out[2].sum()
+        seen["truncated"] += ale_out[3].sum()
+        seen["reward > 1"] += (cule_out[1] > 1).sum().item()
+    assert seen["truncated"] and (seen["terminated"] or game != "breakout")   # Breakout's games end early
+    if game == "space_invaders":   # rewards of 5 to 30 points, unless clipped
+        assert (seen["reward > 1"] > 0) == (not reward_clipping)
+
+
+def test_same_step_autoreset_as_atari_vector_env():
+    ale, cule = both(autoreset_mode="SameStep")
+    assert cule.metadata["autoreset_mode"] == ale.metadata["autoreset_mode"]
+    a_obs, _ = ale.reset(seed=0)
+    cule.reset(seed=0)
+    rng = np.random.default_rng(1)
+    final_steps = 0
+    for _ in range(420):
+        actions = rng.integers(0, cule.single_action_space.n, size=NUM_ENVS)
+        ale_out, cule_out = ale.step(actions), cule.step(actions)
+        assert_same_outcome(ale_out, cule_out)
+        # The returned observation already belongs to the next episode: equal everywhere.
+        assert np.array_equal(ale_out[0], cule_out[0].numpy())
+        a_info, c_info = ale_out[4], cule_out[4]
+        assert ("final_obs" in a_info) == ("final_obs" in c_info)
+        if "final_obs" in a_info:   # the ended episodes' last observations (other rows: unspecified)
+            final_steps += 1
+            ended = ale_out[2] | ale_out[3]
+            assert_same_last_obs(a_info["final_obs"][ended], c_info["final_obs"][ended].numpy(),
+                                 np.ones(ended.sum(), dtype=bool), a_obs[ended])
+        a_obs = ale_out[0]
+    assert final_steps > 3
+
+
+def test_partial_reset_as_atari_vector_env():
+    ale, cule = both()
+    ale.reset(seed=0)
+    cule.reset(seed=0)
+    actions = np.array([1, 2, 3, 0])
+    for _ in range(30):
+        ale.step(actions)
+        before = cule.step(actions)[0]
+    mask = np.array([False, True, False, True])
+    a_obs, a_info = ale.reset(options={"reset_mask": mask})
+    c_obs, c_info = cule.reset(options={"reset_mask": mask})
+    assert np.array_equal(a_obs, c_obs.numpy())
+    assert all(np.array_equal(a_info[k], c_info[k].numpy()) for k in a_info)
+    assert torch.equal(c_obs[~mask], before[~mask])           # the others keep their observation
+    assert not c_obs[mask, :3].any() and c_obs[mask, 3].any()  # a new stack: zeros, then one frame
+    for _ in range(20):
+        ale_out = ale.step(actions)
+        assert_same_step(ale_out, cule.step(actions), a_obs)
+        a_obs = ale_out[0]
+
+
+def test_spaces_as_atari_vector_env():
+    for grayscale in (True, False):
+        ale, cule = both(grayscale=grayscale, stack_num=2)
+        assert cule.single_observation_space == ale.single_observation_space
+        assert cule.observation_space == ale.observation_space
+        assert cule.single_action_space == ale.single_action_space
+        assert cule.action_space == ale.action_space
+        obs, _ = cule.reset(seed=0)
+        assert cule.observation_space.contains(obs.numpy())
+
+
+def test_render_gives_rgb_frames_of_chosen_envs():
+    env = CuleEnv("pong", num_envs=3, stack_num=1)
+    obs, _ = env.reset(seed=0)
+    frames = env.render(env_ids=[2, 0])
+    assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
+    assert np.array_equal(frames[1], obs[0, 0].numpy())
+
+
+def test_bad_options_are_named():
+    with pytest.raises(TypeError, match=r"unknown option 'stack'; CuleEnv takes .*stack_num"):
+        CuleEnv("pong", stack=4)
+    with pytest.raises(ValueError, match=r"autoreset_mode must be one of \['NextStep', 'SameStep'\]"):
+        CuleEnv("pong", autoreset_mode="Disabled")
+    env = CuleEnv("pong", num_envs=2)
+    with pytest.raises(ValueError, match="first reset"):
+        env.reset(options={"reset_mask": np.array([True, False])})
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"reset_mask must be a bool array or tensor of shape \(2,\)"):
+        env.reset(options={"reset_mask": np.array([1, 0])})
+    with pytest.raises(ValueError, match="unknown reset option 'mask'"):
+        env.reset(options={"mask": np.array([True, False])})
+    with pytest.raises(ValueError, match=r"one int per reset environment \(1\), got 2"):
+        env.reset(seed=[1, 2], options={"reset_mask": np.array([True, False])})
