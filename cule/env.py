@@ -71,7 +71,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  repeat_action_probability: float = 0.0, full_action_space: bool = True, noop_max: int = 0,
                  grayscale: bool = False, img_height: int = SCREEN_HEIGHT, img_width: int = SCREEN_WIDTH,
                  stack_num: int = 1, maxpool: bool = False, reward_clipping: bool = False,
-                 use_fire_reset: bool = False, episodic_life: bool = False,
+                 use_fire_reset: bool = False, episodic_life: bool = False, life_loss_info: bool = False,
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
                  mode: int | None = None, difficulty: int | None = None,
                  num_threads: int | None = None, rom_path: str | None = None, **unknown):
@@ -92,8 +92,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
             raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
                              f"implemented yet), got {img_height} x {img_width}")
-        for name, value in (("maxpool", maxpool), ("use_fire_reset", use_fire_reset),
-                            ("episodic_life", episodic_life)):
+        for name, value in (("maxpool", maxpool), ("use_fire_reset", use_fire_reset)):
             if value:
                 raise ValueError(f"{name}=True is not implemented yet; only {name}=False is available")
         self.stack_num = _check_positive_int("stack_num", stack_num)
@@ -131,7 +130,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         legal = sum(1 << a for a in self.game.legal_actions)
         threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
         self._vec = _cpu.VecEnv(self._spec, self.num_envs, self.frameskip, float(repeat_action_probability),
-                                int(max_num_frames_per_episode), legal, threads)
+                                int(max_num_frames_per_episode), legal, bool(episodic_life), bool(life_loss_info),
+                                threads)
         self._vec.set_pool(np.stack(pool))
         self._frame_shape = (self.num_envs, *frame_shape)
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
@@ -140,6 +140,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
         self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
         self._ended = np.zeros(self.num_envs, dtype=bool)   # restart at the next step (NextStep)
+        self._pending = np.zeros(self.num_envs, dtype=np.uint8)
 
     # ---- API ---------------------------------------------------------------------------------
 
@@ -174,7 +175,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             self._restart_stacks(self._ended, self._recent[-1])
         rewards = np.clip(self._rewards, -1, 1) if self.reward_clipping else self._rewards.copy()
         terminated, truncated = self._terminated.astype(bool), self._truncated.astype(bool)
-        ended = terminated | truncated
+        # Episodes over: game over, the frame cap, or a lost life with episodic_life (a lost life
+        # with life_loss_info alone sets terminated and the game goes on).
+        self._vec.pending_resets(self._pending)
+        ended = self._pending.astype(bool)
         info = self._info()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             if ended.any():

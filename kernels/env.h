@@ -33,6 +33,8 @@ struct StepConfig {
     i32 max_episode_frames;   // 0: no cap
     u32 legal_actions;        // bit a: ALE plays action a; illegal ones become NOOP
     u32 pool_size;
+    u8 episodic_life;         // a lost life ends the step and the episode (AtariVectorEnv's)
+    u8 life_loss_info;        // a lost life sets terminated, the game goes on
 };
 
 struct StepResult {
@@ -67,20 +69,25 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
         needs_reset = 0;
         return out;
     }
+    // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
+    // above zero (a game over is not a lost life).
+    i32 lives_before = m.game.lives;
+    bool life_lost = false;
     for (i32 f = 0; f < cfg.frameskip; ++f) {
         // ALE draws for both players on every frame, emulated or not.
         if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
         if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
-        if (m.game.terminal || episode_truncated(m, cfg)) continue;
+        if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
         u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
         ale_frame<DRAW>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
         m.frame_number += 1;
         m.episode_frame_number += 1;
         out.reward += m.game.reward;
+        life_lost = m.game.lives < lives_before && m.game.lives > 0;
     }
-    out.terminated = m.game.terminal;
-    out.truncated = episode_truncated(m, cfg);
-    needs_reset = out.terminated || out.truncated;
+    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
+    out.truncated = !out.terminated && episode_truncated(m, cfg);
+    needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
     return out;
 }
 

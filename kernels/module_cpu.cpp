@@ -140,7 +140,7 @@ class Console1 {
 class VecEnv {
   public:
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
-           i32 max_episode_frames, u32 legal_actions, i32 num_threads)
+           i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
         : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * SCREEN_BYTES),
           rng_(num_envs), needs_reset_(num_envs, 0), threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
@@ -152,6 +152,8 @@ class VecEnv {
         cfg_.max_episode_frames = max_episode_frames;
         cfg_.legal_actions = legal_actions;
         cfg_.pool_size = 0;
+        cfg_.episodic_life = episodic_life;
+        cfg_.life_loss_info = life_loss_info;
     }
 
     // The pool: K snapshots as made by Console1.state(), shape (K, state_size).
@@ -234,6 +236,12 @@ class VecEnv {
             u8* dst = o + i * frame_bytes;
             for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * (grey ? 1 : 3));
         }
+    }
+
+    // Which environments start a new episode at their next step.
+    void pending_resets(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size(), "pending resets");
+        std::memcpy(out.mutable_data(), needs_reset_.data(), (size_t)n_);
     }
 
     void ram(py::array_t<u8, py::array::c_style>& out) const {
@@ -337,15 +345,17 @@ PYBIND11_MODULE(_cpu, m) {
         .def_property_readonly("episode_frame_number", [](const Console1& c) { return c.m_.episode_frame_number; });
 
     py::class_<VecEnv>(m, "VecEnv")
-        .def(py::init<GameSpec, i32, i32, double, i32, u32, i32>(), py::arg("spec"), py::arg("num_envs"),
-             py::arg("frameskip"), py::arg("repeat_action_probability"), py::arg("max_episode_frames"),
-             py::arg("legal_actions"), py::arg("num_threads"))
+        .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, i32>(), py::arg("spec"),
+             py::arg("num_envs"), py::arg("frameskip"), py::arg("repeat_action_probability"),
+             py::arg("max_episode_frames"), py::arg("legal_actions"), py::arg("episodic_life"),
+             py::arg("life_loss_info"), py::arg("num_threads"))
         .def("set_pool", &VecEnv::set_pool)
         .def("seed", &VecEnv::seed)
         .def("reset", &VecEnv::reset)
         .def("step", &VecEnv::step)
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)
+        .def("pending_resets", &VecEnv::pending_resets)
         .def("ram", &VecEnv::ram)
         .def("info", &VecEnv::info)
         .def("get_states", &VecEnv::get_states)

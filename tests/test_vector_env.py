@@ -1,6 +1,6 @@
 """CuleEnv against ale-py's AtariVectorEnv on the CPU backend, step by step with the same actions:
 observations, rewards, terminated, truncated and every info key, for both autoreset modes,
-reward clipping, the frame cap and partial resets.
+reward clipping, the frame cap, episodic life, life-loss terminations and partial resets.
 
 Both run without the randomness they cannot share (sticky actions, noop starts), at full
 resolution and without max-pooling, which cule does not have yet. One difference is deliberate:
@@ -37,40 +37,54 @@ def assert_same_outcome(ale_out, cule_out):
         assert np.array_equal(a_info[key], c_info[key].numpy()), key
 
 
-def assert_same_last_obs(a_obs, c_obs, ended, previous_a_obs):
-    """Equal, except the newest frame of an env whose episode just ended, where AtariVectorEnv
-    repeats its previous frame."""
-    assert np.array_equal(a_obs[~ended], c_obs[~ended])
-    assert np.array_equal(a_obs[ended, :3], c_obs[ended, :3])
-    assert np.array_equal(a_obs[ended, 3], previous_a_obs[ended, 3])
+def assert_same_last_obs(a_obs, c_obs, over, previous_a_obs):
+    """Equal, except the newest frame of an env whose episode is over (its frameskip loop
+    stopped early), where AtariVectorEnv repeats its previous frame."""
+    assert np.array_equal(a_obs[~over], c_obs[~over])
+    assert np.array_equal(a_obs[over, :3], c_obs[over, :3])
+    assert np.array_equal(a_obs[over, 3], previous_a_obs[over, 3])
 
 
-def assert_same_step(ale_out, cule_out, previous_a_obs):
+def episode_over(out, episodic_life=False):
+    """Truncated, game over (no lives left), or with episodic_life any termination; a life lost
+    under life_loss_info alone sets terminated while the game goes on."""
+    _, _, terminated, truncated, info = out
+    return truncated | (terminated & ((info["lives"] == 0) | episodic_life))
+
+
+def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False):
     assert_same_outcome(ale_out, cule_out)
-    assert_same_last_obs(ale_out[0], cule_out[0].numpy(), ale_out[2] | ale_out[3], previous_a_obs)
+    assert_same_last_obs(ale_out[0], cule_out[0].numpy(), episode_over(ale_out, episodic_life), previous_a_obs)
 
 
-@pytest.mark.parametrize("game, reward_clipping", [("breakout", True), ("space_invaders", True),
-                                                   ("space_invaders", False)])
-def test_next_step_autoreset_as_atari_vector_env(game, reward_clipping):
-    ale, cule = both(game, reward_clipping=reward_clipping)
+@pytest.mark.parametrize("game, options", [
+    ("breakout", {}), ("space_invaders", {"reward_clipping": True}), ("space_invaders", {"reward_clipping": False}),
+    ("breakout", {"episodic_life": True}), ("breakout", {"life_loss_info": True}),
+])
+def test_next_step_autoreset_as_atari_vector_env(game, options):
+    ale, cule = both(game, **options)
     a_obs, a_info = ale.reset(seed=0)
     c_obs, c_info = cule.reset(seed=0)
     assert np.array_equal(a_obs, c_obs.numpy())
     assert all(np.array_equal(a_info[k], c_info[k].numpy()) for k in a_info)
     rng = np.random.default_rng(0)
-    seen = {"terminated": 0, "truncated": 0, "reward > 1": 0}
+    seen = {"terminated": 0, "truncated": 0, "reward > 1": 0, "terminated with lives": 0}
     for _ in range(420):
         actions = rng.integers(0, cule.single_action_space.n, size=NUM_ENVS)
         ale_out, cule_out = ale.step(actions), cule.step(actions)
-        assert_same_step(ale_out, cule_out, a_obs)
+        assert_same_step(ale_out, cule_out, a_obs, options.get("episodic_life", False))
         a_obs = ale_out[0]
         seen["terminated"] += ale_out[2].sum()
         seen["truncated"] += ale_out[3].sum()
         seen["reward > 1"] += (cule_out[1] > 1).sum().item()
-    assert seen["truncated"] and (seen["terminated"] or game != "breakout")   # Breakout's games end early
+        seen["terminated with lives"] += (ale_out[2] & (ale_out[4]["lives"] > 0)).sum()
+    # Breakout's games end before the cap, Space Invaders' reach it; single lives never do.
+    assert seen["terminated"] or game != "breakout"
+    assert seen["truncated"] or options.get("episodic_life")
     if game == "space_invaders":   # rewards of 5 to 30 points, unless clipped
-        assert (seen["reward > 1"] > 0) == (not reward_clipping)
+        assert (seen["reward > 1"] > 0) == (not options["reward_clipping"])
+    life_loss_ends = options.get("episodic_life") or options.get("life_loss_info")
+    assert (seen["terminated with lives"] > 0) == bool(life_loss_ends)
 
 
 def test_same_step_autoreset_as_atari_vector_env():
@@ -90,9 +104,9 @@ def test_same_step_autoreset_as_atari_vector_env():
         assert ("final_obs" in a_info) == ("final_obs" in c_info)
         if "final_obs" in a_info:   # the ended episodes' last observations (other rows: unspecified)
             final_steps += 1
-            ended = ale_out[2] | ale_out[3]
-            assert_same_last_obs(a_info["final_obs"][ended], c_info["final_obs"][ended].numpy(),
-                                 np.ones(ended.sum(), dtype=bool), a_obs[ended])
+            over = episode_over(ale_out)
+            assert_same_last_obs(a_info["final_obs"][over], c_info["final_obs"][over].numpy(),
+                                 np.ones(over.sum(), dtype=bool), a_obs[over])
         a_obs = ale_out[0]
     assert final_steps > 3
 
