@@ -14,7 +14,7 @@ from gymnasium.vector.utils import batch_space
 
 from . import _cpu
 from .games import SCHEMES, Game, get_game
-from .reset import ale_reset, NOOP
+from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
 
 SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
@@ -92,7 +92,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
             raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
                              f"implemented yet), got {img_height} x {img_width}")
-        for name, value in (("maxpool", maxpool), ("use_fire_reset", use_fire_reset)):
+        for name, value in (("maxpool", maxpool),):
             if value:
                 raise ValueError(f"{name}=True is not implemented yet; only {name}=False is available")
         self.stack_num = _check_positive_int("stack_num", stack_num)
@@ -116,13 +116,19 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
         rom = load_rom(self.game, rom_path)
         console, self._spec = make_console(self.game, rom)
-        # loadROM resets into the default mode; another mode is then set by reset_game, on the
-        # same console (RAM and frame counter carry over), exactly as ale-py and gymnasium do it.
+        # ALE's post-reset state, as gymnasium's reset(seed=...) and AtariVectorEnv make it:
+        # loadROM resets into the default mode, then reset_game resets again into the chosen
+        # mode on the same console (RAM and frame counter carry over; 12 games end up elsewhere
+        # than after loadROM alone).
         ale_reset(console, self.game, self.game.default_mode, self.game.default_difficulty)
-        if (self.mode, self.difficulty) != (self.game.default_mode, self.game.default_difficulty):
-            ale_reset(console, self.game, self.mode, self.difficulty)
+        ale_reset(console, self.game, self.mode, self.difficulty)
+        # AtariVectorEnv's reset: FIRE once where the action set has it, then 0 .. K-1 NOOP frames
+        # in all, the FIRE frame counting as one of them.
+        fire = bool(use_fire_reset) and FIRE in self.action_set
+        if fire:
+            act(console, FIRE)
         pool = [console.state()]
-        for _ in range(max(noop_max, 1) - 1):   # noop starts: states after 1..K-1 further NOOP frames
+        for _ in range(max(noop_max - fire, 1) - 1):   # noop starts: states after further NOOP frames
             console.frame(NOOP)
             console.count_frame()
             pool.append(console.state())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .games import Game
 
-NOOP, RIGHT, LEFT, DOWN, UPFIRE = 0, 3, 4, 5, 10
+NOOP, FIRE, RIGHT, LEFT, DOWN, UPFIRE = 0, 1, 3, 4, 5, 10
 SOFT_RESET_FRAMES = 4
 RESET_NOOP_FRAMES = 60
 

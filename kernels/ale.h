@@ -40,6 +40,7 @@ struct Machine {
     Console console;
     GameState game;
     i32 frame_number, episode_frame_number;
+    i32 episode_steps;      // frames stepped since the episode's reset (what the frame cap counts)
     i32 paddle[2];          // resistances of paddles 0 (player A) and 1 (player B)
     u8 events_set;          // ALE has taken over the inputs (after power-on detection frames)
     u8 switches;            // Stella's Switches byte, which keeps the last difficulty set

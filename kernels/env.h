@@ -43,10 +43,12 @@ struct StepResult {
 };
 
 CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
-    return cfg.max_episode_frames > 0 && m.episode_frame_number >= cfg.max_episode_frames;
+    return cfg.max_episode_frames > 0 && m.episode_steps >= cfg.max_episode_frames;
 }
 
-// Copies seed state k of the pool (machine and both frame buffers) into an environment. A new
+// Copies seed state k of the pool (machine and both frame buffers) into an environment. The
+// frame cap counts the frames stepped from there, as AtariVectorEnv does (ALE's own cap counts
+// the episode frame number, which includes frames of the reset in five games). A new
 // episode on the same console (ALE's reset_game) keeps counting frames: the frame number grows by
 // the frames the reset itself counted, the pool state's episode frame number. A fresh console
 // (loadROM, reset with a seed) restarts the count.
@@ -55,6 +57,7 @@ CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const 
     i32 frame_number = m.frame_number;
     m = pool[k];
     if (same_console) m.frame_number = frame_number + m.episode_frame_number;
+    m.episode_steps = 0;
     const u8* src = pool_screens + (u64)k * 2 * SCREEN_PIXELS;
     for (i32 i = 0; i < 2 * SCREEN_PIXELS; ++i) screen[i] = src[i];
 }
@@ -82,6 +85,7 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
         ale_frame<DRAW>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
         m.frame_number += 1;
         m.episode_frame_number += 1;
+        m.episode_steps += 1;
         out.reward += m.game.reward;
         life_lost = m.game.lives < lives_before && m.game.lives > 0;
     }

@@ -3,7 +3,8 @@ observations, rewards, terminated, truncated and every info key, for both autore
 reward clipping, the frame cap, episodic life, life-loss terminations and partial resets.
 
 Both run without the randomness they cannot share (sticky actions, noop starts), at full
-resolution and without max-pooling, which cule does not have yet. One difference is deliberate:
+resolution and without max-pooling, which cule does not have yet. NameThisGame's reset counts
+134 frames: the frame cap still counts the frames stepped, as in AtariVectorEnv. One difference is deliberate:
 on the step that ends an episode AtariVectorEnv shows the previous step's frame again (it stops
 the frameskip loop before it captures the screen), where cule shows the frame the episode ended
 on, as ale-py's single AtariEnv does. The tests check that difference exactly where it occurs.
@@ -17,7 +18,7 @@ from cule import CuleEnv
 
 SHARED = dict(frameskip=4, repeat_action_probability=0.0, noop_max=0, use_fire_reset=False, maxpool=False,
               img_height=210, img_width=160, grayscale=True, stack_num=4, full_action_space=False,
-              max_num_frames_per_episode=600)
+              max_num_frames_per_episode=600, reward_clipping=True)
 NUM_ENVS = 4
 
 
@@ -60,6 +61,7 @@ def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False):
 @pytest.mark.parametrize("game, options", [
     ("breakout", {}), ("space_invaders", {"reward_clipping": True}), ("space_invaders", {"reward_clipping": False}),
     ("breakout", {"episodic_life": True}), ("breakout", {"life_loss_info": True}),
+    ("breakout", {"use_fire_reset": True}), ("name_this_game", {}),
 ])
 def test_next_step_autoreset_as_atari_vector_env(game, options):
     ale, cule = both(game, **options)

@@ -42,14 +42,14 @@ class AleOracle:
         self.load()
 
     def load(self) -> AleFrame:
-        """A fresh console after ALE's reset: loadROM (and the chosen mode and difficulty)."""
+        """A fresh console after ALE's reset, as gymnasium's reset(seed=...) makes it: loadROM,
+        the chosen mode and difficulty, reset_game."""
         self.ale.loadROM(str(self.path))
-        if self.mode is not None or self.difficulty is not None:
-            if self.mode is not None:
-                self.ale.setMode(self.mode)
-            if self.difficulty is not None:
-                self.ale.setDifficulty(self.difficulty)
-            self.ale.reset_game()
+        if self.mode is not None:
+            self.ale.setMode(self.mode)
+        if self.difficulty is not None:
+            self.ale.setDifficulty(self.difficulty)
+        self.ale.reset_game()
         if self.frame_number is not None:
             self.frame_offset = (self.frame_number + self.ale.getEpisodeFrameNumber()
                                  - self.ale.getFrameNumber())
