@@ -32,4 +32,15 @@ CULE_HD i32 decimal_score(const u8* ram, i32 lo, i32 mid = -1, i32 hi = -1) {
     return s;
 }
 
+// A score kept one digit per byte, in the low nibbles of `count` bytes from RAM address
+// `lowest` (lowest digit first); a nibble of $A is a blank, read as 0.
+CULE_HD i32 nibble_digits(const u8* ram, i32 lowest, i32 count) {
+    i32 score = 0;
+    for (i32 addr = lowest + count - 1; addr >= lowest; --addr) {
+        i32 digit = ram[addr & 0x7F] & 0x0F;
+        score = 10 * score + (digit == 0x0A ? 0 : digit);
+    }
+    return score;
+}
+
 }  // namespace cule

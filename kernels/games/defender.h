@@ -7,12 +7,7 @@ namespace cule {
 struct Defender {
     CULE_HD static void reset(GameState& g) { g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
-        i32 score = 0;
-        for (i32 k = 5; k >= 0; --k) {
-            i32 digit = ram[(0x9C + k) & 0x7F] & 0x0F;
-            score = 10 * score + (digit == 0x0A ? 0 : digit);
-        }
-        g.set_score(score);
+        g.set_score(nibble_digits(ram, 0x9C, 6));
         i32 lives = ram[0x42];
         g.terminal = lives == 0;
         g.lives = g.terminal ? 0 : lives;

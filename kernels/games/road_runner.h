@@ -9,12 +9,7 @@ namespace cule {
 struct RoadRunner {
     CULE_HD static void reset(GameState& g) { g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
-        i32 score = 0;
-        for (i32 addr = 0xCC; addr >= 0xC9; --addr) {
-            i32 digit = ram[addr & 0x7F] & 0x0F;
-            score = 10 * score + (digit == 0x0A ? 0 : digit);
-        }
-        g.set_score(100 * score);
+        g.set_score(100 * nibble_digits(ram, 0xC9, 4));
         i32 lives = ram[0x44] & 0x7;
         g.terminal = lives == 0 && (ram[0x39] != 0 || ram[0x3D] != 0);
         g.lives = g.terminal ? 0 : lives + 1;

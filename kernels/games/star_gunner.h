@@ -9,12 +9,7 @@ namespace cule {
 struct StarGunner {
     CULE_HD static void reset(GameState& g) { g.lives = 5; }
     CULE_HD static void step(const u8* ram, GameState& g) {
-        i32 score = 0;
-        for (i32 addr = 0x86; addr >= 0x83; --addr) {
-            i32 digit = ram[addr & 0x7F] & 0x0F;
-            score = 10 * score + (digit == 0x0A ? 0 : digit);
-        }
-        g.set_score(100 * score);
+        g.set_score(100 * nibble_digits(ram, 0x83, 4));
         u8 lives = ram[0x07];
         u8& started = g.flags[0];
         started |= lives == 0x05;
