@@ -92,9 +92,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
             raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
                              f"implemented yet), got {img_height} x {img_width}")
-        for name, value in (("maxpool", maxpool),):
-            if value:
-                raise ValueError(f"{name}=True is not implemented yet; only {name}=False is available")
+        if maxpool:
+            raise ValueError("maxpool=True is not implemented yet; only maxpool=False is available")
         self.stack_num = _check_positive_int("stack_num", stack_num)
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
@@ -145,8 +144,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._rewards = np.zeros(self.num_envs, dtype=np.int32)
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
         self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
-        self._ended = np.zeros(self.num_envs, dtype=bool)   # restart at the next step (NextStep)
-        self._pending = np.zeros(self.num_envs, dtype=np.uint8)
+        self._pending = np.zeros(self.num_envs, dtype=np.uint8)   # see _episodes_over
 
     # ---- API ---------------------------------------------------------------------------------
 
@@ -163,7 +161,6 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if fresh:
             self._vec.seed(self._seed_keys(seed, mask), mask.astype(np.uint8))
         self._vec.reset(mask.astype(np.uint8), not fresh)
-        self._ended[mask] = False
         frame = self._observe_frame()
         if not self._recent:
             self._recent = [np.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
@@ -175,25 +172,20 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if not self._recent:
             raise RuntimeError("call reset() before step()")
         ids = self._action_ids[self._check_actions(actions)]
+        restarting = self._episodes_over()   # NextStep: these start a new episode in this step
         self._vec.step(ids, self._rewards, self._terminated, self._truncated)
         self._recent = self._recent[1:] + [self._observe_frame()]
-        if self._ended.any():   # these environments started a new episode in this step
-            self._restart_stacks(self._ended, self._recent[-1])
+        if restarting.any():
+            self._restart_stacks(restarting, self._recent[-1])
         rewards = np.clip(self._rewards, -1, 1) if self.reward_clipping else self._rewards.copy()
         terminated, truncated = self._terminated.astype(bool), self._truncated.astype(bool)
-        # Episodes over: game over, the frame cap, or a lost life with episodic_life (a lost life
-        # with life_loss_info alone sets terminated and the game goes on).
-        self._vec.pending_resets(self._pending)
-        ended = self._pending.astype(bool)
         info = self._info()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            if ended.any():
-                info["final_obs"] = self._observation()
-                self._vec.reset(ended.astype(np.uint8), True)
-                self._restart_stacks(ended, self._observe_frame())
-                info.update(self._info())
-        else:
-            self._ended = ended
+        over = self._episodes_over()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and over.any():
+            info["final_obs"] = self._observation()
+            self._vec.reset(over.astype(np.uint8), True)
+            self._restart_stacks(over, self._observe_frame())
+            info.update(self._info())
         return (self._observation(), torch.from_numpy(rewards), torch.from_numpy(terminated),
                 torch.from_numpy(truncated), info)
 
@@ -256,6 +248,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 raise ValueError(f"reset_mask must be a bool array or tensor of shape ({self.num_envs},), got "
                                  f"{type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}")
         return mask
+
+    def _episodes_over(self) -> np.ndarray:
+        """The environments whose episode is over and not restarted yet: game over, the frame
+        cap, or a lost life under episodic_life (under life_loss_info alone a lost life sets
+        terminated and the game goes on)."""
+        self._vec.pending_resets(self._pending)
+        return self._pending.astype(bool)
 
     def _restart_stacks(self, envs: np.ndarray, frame: np.ndarray) -> None:
         """The stacks of `envs` start over, as AtariVectorEnv's do: zeros, then `frame`, the
