@@ -46,12 +46,10 @@ CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
     return cfg.max_episode_frames > 0 && m.episode_steps >= cfg.max_episode_frames;
 }
 
-// Copies seed state k of the pool (machine and both frame buffers) into an environment. The
-// frame cap counts the frames stepped from there, as AtariVectorEnv does (ALE's own cap counts
-// the episode frame number, which includes frames of the reset in five games). A new
-// episode on the same console (ALE's reset_game) keeps counting frames: the frame number grows by
-// the frames the reset itself counted, the pool state's episode frame number. A fresh console
-// (loadROM, reset with a seed) restarts the count.
+// Copies seed state k of the pool (machine and both frame buffers) into an environment. On the
+// same console (ALE's reset_game) the frame number keeps counting, plus the frames the reset
+// counted (the state's episode frame number); a fresh console (loadROM) restarts it. The frame
+// cap counts the frames stepped from here, as AtariVectorEnv does.
 CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const u8* pool_screens, u32 k,
                              bool same_console) {
     i32 frame_number = m.frame_number;

@@ -62,9 +62,10 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
              difficulty: int | None = None, max_frames: int = 0) -> tuple[Mismatch | None, int]:
     """Plays `frames` frames of seeded random actions (full action set) on both; returns the first
     mismatch or None, and the number of episode ends (game over or the `max_frames` cap) played
-    through. The cap counts frames stepped since the reset, as AtariVectorEnv does; ALE's own
-    counts the episode frame number, the same except in the five games whose reset counts frames. When an episode ends both start a fresh one: cule by its next-step autoreset, ale-py
-    by loading its post-reset state."""
+    through. When an episode ends both start a fresh one: cule by its next-step autoreset, ale-py
+    by loading its post-reset state. cule's cap counts frames stepped since the reset, as
+    AtariVectorEnv does, ALE's the episode frame number: the same but in the five games whose
+    reset counts frames."""
     game = get_game(game_name)
     env = CuleEnv(game.id, num_envs=1, mode=mode, difficulty=difficulty, max_num_frames_per_episode=max_frames)
     oracle = AleOracle(game, mode, difficulty, max_frames)
