@@ -92,13 +92,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
             raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
                              f"implemented yet), got {img_height} x {img_width}")
-        if maxpool:
-            raise ValueError("maxpool=True is not implemented yet; only maxpool=False is available")
         self.stack_num = _check_positive_int("stack_num", stack_num)
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
         self.grayscale = bool(grayscale)
         self.reward_clipping = bool(reward_clipping)
+        # As AtariVectorEnv: the last two frames of a step, so never with frameskip 1, nor on an
+        # episode's first frame.
+        self.maxpool = bool(maxpool) and self.frameskip >= 2
         self.autoreset_mode = _check_autoreset_mode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.render_mode = "rgb_array"
@@ -145,6 +146,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
         self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
         self._pending = np.zeros(self.num_envs, dtype=np.uint8)   # see _episodes_over
+        self._pooled = np.zeros(self.num_envs, dtype=np.uint8)    # the newest frames are max-pooled
 
     # ---- API ---------------------------------------------------------------------------------
 
@@ -161,6 +163,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if fresh:
             self._vec.seed(self._seed_keys(seed, mask), mask.astype(np.uint8))
         self._vec.reset(mask.astype(np.uint8), not fresh)
+        self._pooled[mask] = 0   # the others' frames are observed again as they were
         frame = self._observe_frame()
         if not self._recent:
             self._recent = [np.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
@@ -174,6 +177,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         ids = self._action_ids[self._check_actions(actions)]
         restarting = self._episodes_over()   # NextStep: these start a new episode in this step
         self._vec.step(ids, self._rewards, self._terminated, self._truncated)
+        self._pooled[:] = self.maxpool
+        self._pooled[restarting] = 0
         self._recent = self._recent[1:] + [self._observe_frame()]
         if restarting.any():
             self._restart_stacks(restarting, self._recent[-1])
@@ -184,6 +189,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP and over.any():
             info["final_obs"] = self._observation()
             self._vec.reset(over.astype(np.uint8), True)
+            self._pooled[over] = 0
             self._restart_stacks(over, self._observe_frame())
             info.update(self._info())
         return (self._observation(), torch.from_numpy(rewards), torch.from_numpy(terminated),
@@ -192,7 +198,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
         """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
         frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
-        self._vec.observe(frames, False)
+        self._vec.observe(frames, False, np.zeros(self.num_envs, dtype=np.uint8))
         return frames if env_ids is None else frames[np.asarray(env_ids, dtype=np.int64)]
 
     def get_ram(self) -> torch.Tensor:
@@ -287,7 +293,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _observe_frame(self) -> np.ndarray:
         frame = np.empty(self._frame_shape, dtype=np.uint8)
-        self._vec.observe(frame, self.grayscale)
+        self._vec.observe(frame, self.grayscale, self._pooled)
         return frame
 
     def _info(self) -> dict:

@@ -117,4 +117,9 @@ CULE_HD const u8* console_screen(const Console& c, const u8* screen) {
     return screen + c.tia.front * SCREEN_PIXELS;
 }
 
+// The frame before it, in the other buffer.
+CULE_HD const u8* console_previous_screen(const Console& c, const u8* screen) {
+    return screen + (1 - c.tia.front) * SCREEN_PIXELS;
+}
+
 }  // namespace cule

@@ -225,16 +225,28 @@ class VecEnv {
     }
 
     // Current frames as observations: (N, 210, 160, 3) RGB or (N, 210, 160) grey.
-    void observe(py::array_t<u8, py::array::c_style>& out, bool grey) const {
+    // The current frames in RGB or grey; where `maxpool` is set, the channel-wise maximum of the
+    // last two frames.
+    void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
+                 const py::array_t<u8, py::array::c_style>& maxpool) const {
         const size_t frame_bytes = (size_t)SCREEN_PIXELS * (grey ? 1 : 3);
         check_length(out.size() / frame_bytes, "observation buffer");
+        check_length(maxpool.size(), "maxpool mask");
         u8* o = out.mutable_data();
+        const u8* pool = maxpool.data();
         py::gil_scoped_release release;
 #pragma omp parallel for num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
-            const u8* frame = console_screen(machines_[i].console, screen(i));
+            const Console& c = machines_[i].console;
+            const u8* frame = console_screen(c, screen(i));
             u8* dst = o + i * frame_bytes;
-            for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * (grey ? 1 : 3));
+            const i32 channels = grey ? 1 : 3;
+            if (pool[i]) {
+                const u8* previous = console_previous_screen(c, screen(i));
+                for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_max_pixel(frame[p], previous[p], grey, dst + p * channels);
+            } else {
+                for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * channels);
+            }
         }
     }
 

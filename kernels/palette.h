@@ -73,4 +73,12 @@ CULE_HD void write_pixel(u8 index, bool grey, u8* out) {
     }
 }
 
+// The brighter of two pixels, channel by channel (max-pooling two frames after the palette).
+CULE_HD void write_max_pixel(u8 a, u8 b, bool grey, u8* out) {
+    u8 pa[3], pb[3];
+    write_pixel(a, grey, pa);
+    write_pixel(b, grey, pb);
+    for (i32 c = 0; c < (grey ? 1 : 3); ++c) out[c] = pa[c] > pb[c] ? pa[c] : pb[c];
+}
+
 }  // namespace cule
