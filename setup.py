@@ -8,7 +8,8 @@ cpu_backend = Pybind11Extension(
     ["kernels/module_cpu.cpp"],
     include_dirs=["kernels"],
     cxx_std=17,
-    extra_compile_args=["-O3", "-fopenmp"],
+    # No fused multiply-adds: frame resizing must round as OpenCV does (kernels/resize.h).
+    extra_compile_args=["-O3", "-fopenmp", "-ffp-contract=off"],
     extra_link_args=["-fopenmp"],
 )
 

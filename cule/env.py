@@ -49,6 +49,20 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
     return mode
 
 
+def _check_image_size(height, width) -> tuple[int, int]:
+    """Frames shrink with OpenCV's INTER_AREA weights. OpenCV takes another path (integer
+    averages) when both scales are whole numbers other than 1; cule does not have that one."""
+    height, width = _check_positive_int("img_height", height), _check_positive_int("img_width", width)
+    if height > SCREEN_HEIGHT or width > SCREEN_WIDTH:
+        raise ValueError(f"img_height x img_width must be at most {SCREEN_HEIGHT} x {SCREEN_WIDTH} (frames can "
+                         f"only shrink), got {height} x {width}")
+    whole = SCREEN_HEIGHT % height == 0 and SCREEN_WIDTH % width == 0
+    if whole and (height, width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
+        raise ValueError(f"img_height x img_width = {height} x {width} divides 210 x 160 exactly, where OpenCV "
+                         "averages whole blocks, which cule does not do yet; choose another size (e.g. 84 x 84)")
+    return height, width
+
+
 def _check_positive_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -89,9 +103,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         if noop_max < 0:
             raise ValueError(f"noop_max must be >= 0, got {noop_max!r}")
-        if (img_height, img_width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
-            raise ValueError(f"img_height x img_width must be {SCREEN_HEIGHT} x {SCREEN_WIDTH} (resizing is not "
-                             f"implemented yet), got {img_height} x {img_width}")
+        self.img_height, self.img_width = _check_image_size(img_height, img_width)
         self.stack_num = _check_positive_int("stack_num", stack_num)
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
@@ -108,7 +120,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
         self._action_ids = np.asarray(self.action_set, dtype=np.uint8)
-        frame_shape = (SCREEN_HEIGHT, SCREEN_WIDTH) + (() if self.grayscale else (3,))
+        frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         self.single_observation_space = Box(0, 255, (self.stack_num, *frame_shape), np.uint8)
         self.single_action_space = Discrete(len(self.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -198,7 +210,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
         """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
         frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
-        self._vec.observe(frames, False, np.zeros(self.num_envs, dtype=np.uint8))
+        self._vec.observe(frames, False, np.zeros(self.num_envs, dtype=np.uint8), SCREEN_HEIGHT, SCREEN_WIDTH)
         return frames if env_ids is None else frames[np.asarray(env_ids, dtype=np.int64)]
 
     def get_ram(self) -> torch.Tensor:
@@ -293,7 +305,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _observe_frame(self) -> np.ndarray:
         frame = np.empty(self._frame_shape, dtype=np.uint8)
-        self._vec.observe(frame, self.grayscale, self._pooled)
+        self._vec.observe(frame, self.grayscale, self._pooled, self.img_height, self.img_width)
         return frame
 
     def _info(self) -> dict:

@@ -49,7 +49,9 @@ def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = No
     prog = ctypes.c_void_p()
     check = _checker(lib)
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), source, source_name.encode(), 0, None, None), "create")
-    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space"]
+    # --fmad=false: frame resizing must round as OpenCV does (kernels/resize.h).
+    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space",
+               "--fmad=false"]
     options += [f"-D{k}={v}" for k, v in (defines or {}).items()]
     argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
     try:

@@ -14,6 +14,7 @@
 #include "env.h"
 #include "mt19937.h"
 #include "palette.h"
+#include "resize.h"
 #include "probes.h"
 
 namespace py = pybind11;
@@ -225,27 +226,43 @@ class VecEnv {
     }
 
     // Current frames as observations: (N, 210, 160, 3) RGB or (N, 210, 160) grey.
-    // The current frames in RGB or grey; where `maxpool` is set, the channel-wise maximum of the
-    // last two frames.
+    // The current frames in RGB or grey, height x width (shrunk as OpenCV's INTER_AREA does);
+    // where `maxpool` is set, the channel-wise maximum of the last two frames.
     void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
-                 const py::array_t<u8, py::array::c_style>& maxpool) const {
-        const size_t frame_bytes = (size_t)SCREEN_PIXELS * (grey ? 1 : 3);
+                 const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) const {
+        if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
+            throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
+        const i32 channels = grey ? 1 : 3;
+        const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
+        const size_t frame_bytes = (size_t)height * width * channels;
         check_length(out.size() / frame_bytes, "observation buffer");
         check_length(maxpool.size(), "maxpool mask");
+        std::vector<AreaWeight> xs(2 * SCREEN_WIDTH), ys(2 * SCREEN_HEIGHT);
+        const i32 nx = area_weights(SCREEN_WIDTH, width, channels, xs.data());
+        const i32 ny = area_weights(SCREEN_HEIGHT, height, 1, ys.data());
         u8* o = out.mutable_data();
         const u8* pool = maxpool.data();
         py::gil_scoped_release release;
-#pragma omp parallel for num_threads(threads_)
-        for (i32 i = 0; i < n_; ++i) {
-            const Console& c = machines_[i].console;
-            const u8* frame = console_screen(c, screen(i));
-            u8* dst = o + i * frame_bytes;
-            const i32 channels = grey ? 1 : 3;
-            if (pool[i]) {
-                const u8* previous = console_previous_screen(c, screen(i));
-                for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_max_pixel(frame[p], previous[p], grey, dst + p * channels);
-            } else {
-                for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * channels);
+#pragma omp parallel num_threads(threads_)
+        {
+            std::vector<u8> full(resize ? (size_t)SCREEN_PIXELS * channels : 0);
+            std::vector<float> scratch(resize ? 2 * (size_t)width * channels : 0);
+#pragma omp for
+            for (i32 i = 0; i < n_; ++i) {
+                const Console& c = machines_[i].console;
+                const u8* frame = console_screen(c, screen(i));
+                u8* dst = resize ? full.data() : o + i * frame_bytes;
+                if (pool[i]) {
+                    const u8* previous = console_previous_screen(c, screen(i));
+                    for (i32 p = 0; p < SCREEN_PIXELS; ++p)
+                        write_max_pixel(frame[p], previous[p], grey, dst + p * channels);
+                } else {
+                    for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * channels);
+                }
+                if (resize)
+                    area_resize(full.data(), SCREEN_WIDTH * channels, o + i * frame_bytes, width * channels,
+                                xs.data(), nx, ys.data(), ny, channels, scratch.data(),
+                                scratch.data() + (size_t)width * channels);
             }
         }
     }

@@ -2,8 +2,7 @@
 observations, rewards, terminated, truncated and every info key, for both autoreset modes,
 reward clipping, the frame cap, episodic life, life-loss terminations and partial resets.
 
-Both run without the randomness they cannot share (sticky actions, noop starts), at full
-resolution. NameThisGame's reset counts
+Both run without the randomness they cannot share (sticky actions, noop starts). NameThisGame's reset counts
 134 frames: the frame cap still counts the frames stepped, as in AtariVectorEnv. One difference is deliberate:
 on the step that ends an episode AtariVectorEnv shows the previous step's frame again (it stops
 the frameskip loop before it captures the screen), where cule shows the frame the episode ended
@@ -67,6 +66,9 @@ def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False, max
     ("breakout", {"use_fire_reset": True}), ("name_this_game", {}),
     ("breakout", {"maxpool": True}), ("space_invaders", {"maxpool": True, "grayscale": False}),
     ("ms_pacman", {"maxpool": True, "grayscale": False}),   # its reset frame must not be pooled
+    # Frames shrunk with OpenCV's INTER_AREA: AtariVectorEnv's 84 x 84 and another size, RGB.
+    ("breakout", {"maxpool": True, "use_fire_reset": True, "img_height": 84, "img_width": 84}),
+    ("space_invaders", {"img_height": 100, "img_width": 120, "grayscale": False}),
 ])
 def test_next_step_autoreset_as_atari_vector_env(game, options):
     ale, cule = both(game, **options)
@@ -150,8 +152,8 @@ def test_partial_reset_as_atari_vector_env():
 
 
 def test_spaces_as_atari_vector_env():
-    for grayscale in (True, False):
-        ale, cule = both(grayscale=grayscale, stack_num=2)
+    for grayscale, size in ((True, 84), (False, 100)):
+        ale, cule = both(grayscale=grayscale, stack_num=2, img_height=size, img_width=size)
         assert cule.single_observation_space == ale.single_observation_space
         assert cule.observation_space == ale.observation_space
         assert cule.single_action_space == ale.single_action_space
@@ -169,6 +171,10 @@ def test_render_gives_rgb_frames_of_chosen_envs():
 
 
 def test_bad_options_are_named():
+    with pytest.raises(ValueError, match=r"at most 210 x 160 \(frames can only shrink\), got 300 x 84"):
+        CuleEnv("pong", img_height=300, img_width=84)
+    with pytest.raises(ValueError, match=r"105 x 80 divides 210 x 160 exactly"):
+        CuleEnv("pong", img_height=105, img_width=80)
     with pytest.raises(TypeError, match=r"unknown option 'stack'; CuleEnv takes .*stack_num"):
         CuleEnv("pong", stack=4)
     with pytest.raises(ValueError, match=r"autoreset_mode must be one of \['NextStep', 'SameStep'\]"):
