@@ -8,12 +8,13 @@ on the step that ends an episode AtariVectorEnv shows the previous step's frame 
 the frameskip loop before it captures the screen), where cule shows the frame the episode ended
 on, as ale-py's single AtariEnv does. The tests check that difference exactly where it occurs.
 """
+import gymnasium
 import numpy as np
 import pytest
 import torch
 from ale_py.vector_env import AtariVectorEnv
 
-from cule import CuleEnv
+from cule import GAMES, CuleEnv
 
 SHARED = dict(frameskip=4, repeat_action_probability=0.0, noop_max=0, use_fire_reset=False, maxpool=False,
               img_height=210, img_width=160, grayscale=True, stack_num=4, full_action_space=False,
@@ -160,6 +161,39 @@ def test_spaces_as_atari_vector_env():
         assert cule.action_space == ale.action_space
         obs, _ = cule.reset(seed=0)
         assert cule.observation_space.contains(obs.numpy())
+
+
+def test_every_game_is_registered_as_ale_py_registers_it():
+    for game in GAMES.values():
+        ours, theirs = gymnasium.spec(f"cule/{game.name}-v5"), gymnasium.spec(f"ALE/{game.name}-v5")
+        assert ours.kwargs == theirs.kwargs
+    for name in ("Pong", "MsPacman", "Seaquest"):
+        cule_env, ale_env = gymnasium.make_vec(f"cule/{name}-v5", 2), gymnasium.make_vec(f"ALE/{name}-v5", 2)
+        for attribute in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
+            assert getattr(cule_env, attribute) == getattr(ale_env, attribute), attribute
+        assert cule_env.metadata["autoreset_mode"] == ale_env.metadata["autoreset_mode"]
+        (c_obs, c_info), (a_obs, a_info) = cule_env.reset(seed=0), ale_env.reset(seed=0)
+        assert c_obs.shape == a_obs.shape and c_obs.numpy().dtype == a_obs.dtype
+        assert set(c_info) == set(a_info)
+
+
+def test_make_vec_steps_as_ale_py():
+    """make_vec with the v5 registration and AtariVectorEnv's defaults (84 x 84 grey frames,
+    stacks of 4, max-pooling, fire reset, clipped rewards), without sticky actions and noops."""
+    deterministic = dict(repeat_action_probability=0.0, noop_max=0)
+    cule_env = gymnasium.make_vec("cule/Breakout-v5", NUM_ENVS, **deterministic)
+    ale_env = gymnasium.make_vec("ALE/Breakout-v5", NUM_ENVS, **deterministic)
+    a_obs, _ = ale_env.reset(seed=0)
+    assert np.array_equal(a_obs, cule_env.reset(seed=0)[0].numpy())
+    rng = np.random.default_rng(3)
+    ends = 0
+    for _ in range(300):
+        actions = rng.integers(0, 4, size=NUM_ENVS)
+        ale_out = ale_env.step(actions)
+        assert_same_step(ale_out, cule_env.step(actions), a_obs, maxpool=True)
+        a_obs = ale_out[0]
+        ends += ale_out[2].sum()
+    assert ends > 0
 
 
 def test_render_gives_rgb_frames_of_chosen_envs():

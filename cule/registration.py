@@ -1,0 +1,31 @@
+"""gymnasium registrations: `gymnasium.make_vec("cule/Pong-v5", num_envs=4096)` gives what
+`gymnasium.make_vec("ALE/Pong-v5", num_envs=4096)` gives with ale-py (AtariVectorEnv with the v5
+settings), as a CuleEnv whose tensors live on its device."""
+from __future__ import annotations
+
+import gymnasium
+
+from .env import CuleEnv
+from .games import GAMES
+
+# AtariVectorEnv's defaults, where they differ from CuleEnv's (those of a bare ALEInterface).
+ATARI_VECTOR_ENV_DEFAULTS = dict(frameskip=4, full_action_space=False, noop_max=30, grayscale=True, img_height=84,
+                                 img_width=84, stack_num=4, maxpool=True, reward_clipping=True,
+                                 use_fire_reset=True, max_num_frames_per_episode=108000)
+
+# What ale-py registers for every ALE/<Game>-v5.
+V5_SETTINGS = dict(repeat_action_probability=0.25, full_action_space=False, frameskip=4,
+                   max_num_frames_per_episode=108000)
+
+
+def atari_vector_env(game: str, num_envs: int = 1, **options) -> CuleEnv:
+    """A CuleEnv with AtariVectorEnv's defaults for every option not given."""
+    return CuleEnv(game, num_envs, **{**ATARI_VECTOR_ENV_DEFAULTS, **options})
+
+
+def register_envs() -> None:
+    for game in GAMES.values():
+        env_id = f"cule/{game.name}-v5"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, vector_entry_point="cule.registration:atari_vector_env",
+                               kwargs=dict(game=game.id, **V5_SETTINGS))
