@@ -227,9 +227,19 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def get_states(self) -> np.ndarray:
         return self._vec.get_states()
 
+    def set_ram(self, ram, env_ids: Sequence[int] | None = None) -> None:
+        """Writes the 128 RAM bytes of `env_ids` (default: all), as ale-py's setRAM does byte by
+        byte: `ram` is uint8, shape (len(env_ids), 128), a tensor or an array."""
+        ids = self._env_ids(env_ids)
+        if isinstance(ram, torch.Tensor):
+            ram = ram.detach().cpu().numpy()
+        ram = np.asarray(ram)
+        if ram.dtype != np.uint8 or ram.shape != (len(ids), 128):
+            raise ValueError(f"ram must be uint8 of shape ({len(ids)}, 128), got {ram.dtype} {ram.shape}")
+        self._vec.set_ram(np.ascontiguousarray(ram), ids)
+
     def set_states(self, states: np.ndarray, env_ids: Sequence[int] | None = None) -> None:
-        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64)
-        self._vec.set_states(np.ascontiguousarray(states, dtype=np.uint8), ids.astype(np.int64))
+        self._vec.set_states(np.ascontiguousarray(states, dtype=np.uint8), self._env_ids(env_ids))
 
     def close_extras(self, **kwargs) -> None:
         self._vec = None
@@ -250,6 +260,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         keys[mask] = [np.random.SeedSequence(int(s)).generate_state(1, dtype=np.uint64)[0]
                                  for s in seeds]
         return keys
+
+    def _env_ids(self, env_ids) -> np.ndarray:
+        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64).reshape(-1)
+        bad = (ids < 0) | (ids >= self.num_envs)
+        if bad.any():
+            raise ValueError(f"env id {ids[bad][0]} is out of range: ids are 0..{self.num_envs - 1}")
+        return ids
 
     def _reset_mask(self, options: dict | None) -> np.ndarray:
         options = options or {}

@@ -316,6 +316,17 @@ class VecEnv {
         }
     }
 
+    // ALE's setRAM for all 128 bytes of each listed environment; nothing else changes.
+    void set_ram(const py::array_t<u8, py::array::c_style>& ram, const py::array_t<i64, py::array::c_style>& env_ids) {
+        if (ram.ndim() != 2 || ram.shape(1) != 128 || ram.shape(0) != env_ids.size())
+            throw std::invalid_argument("ram must have shape (len(env_ids), 128)");
+        for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
+            i64 i = env_ids.data()[j];
+            if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
+            std::memcpy(machines_[i].console.riot.ram, ram.data(j, 0), 128);
+        }
+    }
+
     i32 num_envs() const { return n_; }
 
   private:
@@ -385,6 +396,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)
         .def("pending_resets", &VecEnv::pending_resets)
+        .def("set_ram", &VecEnv::set_ram)
         .def("ram", &VecEnv::ram)
         .def("info", &VecEnv::info)
         .def("get_states", &VecEnv::get_states)

@@ -127,3 +127,33 @@ def test_observations_equal_ale_rgb_and_grayscale(grayscale):
         oracle.act(int(a))
         want = oracle.ale.getScreenGrayscale() if grayscale else oracle.ale.getScreenRGB()
         assert np.array_equal(obs[0, 0].numpy(), want.reshape(obs.shape[2:]))
+
+
+def test_set_ram_as_ale_set_ram():
+    """Breakout with its lives byte ($B9) set to 1 mid-game, on both: RAM, lives and the game
+    over stay equal after the write."""
+    import numpy as np
+
+    from cule import CuleEnv
+    from cule.games import get_game
+    from cule.tools.oracle import AleOracle
+
+    env = CuleEnv("breakout", num_envs=1)
+    oracle = AleOracle(get_game("breakout"))
+    env.reset(seed=0)
+    actions = np.random.default_rng(0).integers(0, 18, size=3000)
+    for a in actions[:100]:
+        env.step([a])
+        oracle.act(int(a))
+    ram = env.get_ram()
+    ram[0, 0x39] = 1
+    env.set_ram(ram)
+    oracle.ale.setRAM(0x39, 1)
+    for a in actions[100:]:
+        _, _, terminated, _, info = env.step([a])
+        ale = oracle.act(int(a))
+        assert np.array_equal(env.get_ram()[0].numpy(), ale.ram)
+        assert (int(info["lives"][0]), bool(terminated[0])) == (ale.lives, ale.terminal)
+        if ale.terminal:
+            break
+    assert ale.terminal and ale.lives == 0

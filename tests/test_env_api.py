@@ -140,3 +140,16 @@ def test_frame_stack_shifts_and_returns_fresh_tensors():
         previous = obs.clone()
     obs.zero_()   # the caller's tensor: changing it changes nothing inside the env
     assert torch.equal(env.step([0, 0])[0][:, :3], previous[:, 1:])
+
+
+def test_set_ram_checks_shape_dtype_and_ids():
+    env = CuleEnv("pong", num_envs=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"ram must be uint8 of shape \(1, 128\), got int64 \(1, 128\)"):
+        env.set_ram(np.zeros((1, 128), dtype=np.int64), env_ids=[1])
+    with pytest.raises(ValueError, match=r"env id 2 is out of range: ids are 0..1"):
+        env.set_ram(np.zeros((1, 128), dtype=np.uint8), env_ids=[2])
+    ram = env.get_ram()
+    ram[1, 5] = 77
+    env.set_ram(ram[1:], env_ids=[1])
+    assert env.get_ram()[1, 5] == 77 and torch.equal(env.get_ram()[0], ram[0])
