@@ -211,7 +211,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
         frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
         self._vec.observe(frames, False, np.zeros(self.num_envs, dtype=np.uint8), SCREEN_HEIGHT, SCREEN_WIDTH)
-        return frames if env_ids is None else frames[np.asarray(env_ids, dtype=np.int64)]
+        return frames if env_ids is None else frames[self._env_ids(env_ids)]
 
     def get_ram(self) -> torch.Tensor:
         ram = np.zeros((self.num_envs, 128), dtype=np.uint8)
