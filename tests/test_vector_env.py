@@ -1,12 +1,14 @@
 """CuleEnv against ale-py's AtariVectorEnv on the CPU backend, step by step with the same actions:
 observations, rewards, terminated, truncated and every info key, for both autoreset modes,
-reward clipping, the frame cap, episodic life, life-loss terminations and partial resets.
+reward clipping, the frame cap, episodic life, life-loss terminations, fire reset, max-pooling,
+resized frames, partial resets and the gymnasium registrations.
 
-Both run without the randomness they cannot share (sticky actions, noop starts). NameThisGame's reset counts
-134 frames: the frame cap still counts the frames stepped, as in AtariVectorEnv. One difference is deliberate:
-on the step that ends an episode AtariVectorEnv shows the previous step's frame again (it stops
-the frameskip loop before it captures the screen), where cule shows the frame the episode ended
-on, as ale-py's single AtariEnv does. The tests check that difference exactly where it occurs.
+Both run without the randomness they cannot share (sticky actions, noop starts). NameThisGame's
+reset counts 134 frames: the frame cap still counts the frames stepped, as in AtariVectorEnv.
+One difference is deliberate: on the step that ends an episode AtariVectorEnv shows the previous
+step's frame again (it stops the frameskip loop before it captures the screen), where cule shows
+the frame the episode ended on, as ale-py's single AtariEnv does. The tests check that
+difference exactly where it occurs.
 """
 import gymnasium
 import numpy as np
