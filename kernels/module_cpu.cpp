@@ -237,9 +237,10 @@ class VecEnv {
         const size_t frame_bytes = (size_t)height * width * channels;
         check_length(out.size() / frame_bytes, "observation buffer");
         check_length(maxpool.size(), "maxpool mask");
-        std::vector<AreaWeight> xs(2 * SCREEN_WIDTH), ys(2 * SCREEN_HEIGHT);
-        const i32 nx = area_weights(SCREEN_WIDTH, width, channels, xs.data());
-        const i32 ny = area_weights(SCREEN_HEIGHT, height, 1, ys.data());
+        // The weights only where the frames shrink: the full-size path, every step's, stays lean.
+        std::vector<AreaWeight> xs(resize ? 2 * SCREEN_WIDTH : 0), ys(resize ? 2 * SCREEN_HEIGHT : 0);
+        const i32 nx = resize ? area_weights(SCREEN_WIDTH, width, channels, xs.data()) : 0;
+        const i32 ny = resize ? area_weights(SCREEN_HEIGHT, height, 1, ys.data()) : 0;
         u8* o = out.mutable_data();
         const u8* pool = maxpool.data();
         py::gil_scoped_release release;
