@@ -56,41 +56,97 @@ CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const 
     m = pool[k];
     if (same_console) m.frame_number = frame_number + m.episode_frame_number;
     m.episode_steps = 0;
-    const u8* src = pool_screens + (u64)k * 2 * SCREEN_PIXELS;
-    for (i32 i = 0; i < 2 * SCREEN_PIXELS; ++i) screen[i] = src[i];
+    copy_words(screen, pool_screens + (u64)k * 2 * SCREEN_PIXELS, 2 * SCREEN_PIXELS);
 }
 
-template <bool DRAW>
-CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
-                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action) {
-    StepResult out = {0, 0, 0};
-    if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
-        u32 k = cfg.pool_size > 1 ? rng_u32(rng) % cfg.pool_size : 0;
-        load_pool_state(m, screen, pool, pool_screens, k, true);
-        needs_reset = 0;
-        return out;
-    }
+// A new episode from a pool state picked by the environment's RNG.
+CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                       const u8* pool_screens, u32 pool_size, bool same_console) {
+    u32 k = pool_size > 1 ? rng_u32(rng) % pool_size : 0;
+    load_pool_state(m, screen, pool, pool_screens, k, same_console);
+    needs_reset = 0;
+}
+
+// The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
+// (their pixels are never observed); returns the reward, and in `buffers_exact` whether both
+// frame buffers now hold what ALE's would: the last two frames emulated were drawn in full, so
+// no row of an undrawn frame shows through.
+CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
+                        i32 draw_from, bool& life_lost, bool& buffers_exact) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
-    i32 lives_before = m.game.lives;
-    bool life_lost = false;
+    i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0;
+    life_lost = false;
     for (i32 f = 0; f < cfg.frameskip; ++f) {
         // ALE draws for both players on every frame, emulated or not.
         if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
         if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
         if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
         u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
-        ale_frame<DRAW>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        bool draw = f >= draw_from;
+        if (draw) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        const Tia& t = m.console.tia;
+        drawn_in_full = draw && !t.partial_frame && t.frame_pos >= SCREEN_PIXELS ? drawn_in_full + 1 : 0;
         m.frame_number += 1;
         m.episode_frame_number += 1;
         m.episode_steps += 1;
-        out.reward += m.game.reward;
+        reward += m.game.reward;
         life_lost = m.game.lives < lives_before && m.game.lives > 0;
     }
+    buffers_exact = draw_from == 0 || drawn_in_full >= 2;
+    return reward;
+}
+
+// One vector-env step. Only the last two frames are drawn (the observation and the one it is
+// max-pooled with); where that would not leave ALE's pixels (a frame cut short, an episode
+// ending early) the step runs again from its start, drawing every frame.
+CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action) {
+    StepResult out = {0, 0, 0};
+    if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
+        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+        return out;
+    }
+    bool life_lost, exact = false;
+    if (cfg.frameskip > 2) {
+        const Machine start = m;
+        const EnvRng start_rng = rng;
+        out.reward = step_frames(m, screen, rng, rom, cfg, action, cfg.frameskip - 2, life_lost, exact);
+        if (!exact) {
+            m = start;
+            rng = start_rng;
+        }
+    }
+    if (!exact) out.reward = step_frames(m, screen, rng, rom, cfg, action, 0, life_lost, exact);
     out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
     out.truncated = !out.terminated && episode_truncated(m, cfg);
     needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
     return out;
+}
+
+// States are copied, compared and moved between backends as bytes: every byte must be a member.
+#ifndef __CUDACC_RTC__
+static_assert(__has_unique_object_representations(Machine) && __has_unique_object_representations(EnvRng),
+              "the state structs must have no implicit padding");
+#endif
+
+// The sizes and offsets that the Python side reads states by, as this compiler lays them out;
+// the CUDA backend checks at start that NVRTC's layout is the host's. In order: sizeof Machine,
+// sizeof EnvRng, offsets in Machine of the RAM, lives, frame number, episode frame number and
+// the TIA's front buffer (which of the two frame buffers holds the frame shown).
+enum : i32 { NUM_LAYOUT_FIELDS = 7 };
+
+CULE_HD void state_layout(u64* out) {
+    Machine m;
+    const u8* base = (const u8*)&m;
+    out[0] = sizeof(Machine);
+    out[1] = sizeof(EnvRng);
+    out[2] = (u64)((const u8*)m.console.riot.ram - base);
+    out[3] = (u64)((const u8*)&m.game.lives - base);
+    out[4] = (u64)((const u8*)&m.frame_number - base);
+    out[5] = (u64)((const u8*)&m.episode_frame_number - base);
+    out[6] = (u64)((const u8*)&m.console.tia.front - base);
 }
 
 }  // namespace cule

@@ -13,8 +13,7 @@
 
 #include "env.h"
 #include "mt19937.h"
-#include "palette.h"
-#include "resize.h"
+#include "observe.h"
 #include "probes.h"
 
 namespace py = pybind11;
@@ -138,6 +137,13 @@ class Console1 {
     Mt19937 mt_;
 };
 
+// A full-size observation, observed_channel for every byte, the branches resolved outside.
+template <bool GREY, bool POOL>
+void full_frame(const u8* frame, const u8* previous, u8* dst) {
+    for (i32 p = 0; p < SCREEN_PIXELS; ++p)
+        for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, GREY, p, k);
+}
+
 class VecEnv {
   public:
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
@@ -189,10 +195,9 @@ class VecEnv {
         if (!cfg_.pool_size) throw std::logic_error("reset pool is empty");
         const u8* m = mask.data();
         for (i32 i = 0; i < n_; ++i) {
-            if (!m[i]) continue;
-            u32 k = cfg_.pool_size > 1 ? rng_u32(rng_[i]) % cfg_.pool_size : 0;
-            load_pool_state(machines_[i], screen(i), pool_.data(), pool_screens_.data(), k, same_console);
-            needs_reset_[i] = 0;
+            if (m[i])
+                env_reset(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(), pool_screens_.data(),
+                          cfg_.pool_size, same_console);
         }
     }
 
@@ -209,7 +214,7 @@ class VecEnv {
         py::gil_scoped_release release;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
-            StepResult s = env_step<true>(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
+            StepResult s = env_step(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
                                           pool_screens_.data(), spec_.rom.data(), cfg_, a[i]);
             r[i] = s.reward;
             te[i] = s.terminated;
@@ -225,46 +230,35 @@ class VecEnv {
             std::memcpy(o + (size_t)i * SCREEN_PIXELS, console_screen(machines_[i].console, screen(i)), SCREEN_PIXELS);
     }
 
-    // Current frames as observations: (N, 210, 160, 3) RGB or (N, 210, 160) grey.
     // The current frames in RGB or grey, height x width (shrunk as OpenCV's INTER_AREA does);
     // where `maxpool` is set, the channel-wise maximum of the last two frames.
     void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
                  const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) const {
         if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
             throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
-        const i32 channels = grey ? 1 : 3;
-        const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
-        const size_t frame_bytes = (size_t)height * width * channels;
+        AreaAxis ys, xs;
+        area_axis(SCREEN_HEIGHT, height, ys);
+        area_axis(SCREEN_WIDTH, width, xs);
+        const ObserveConfig cfg = {height, width, (u8)grey, &ys, &xs};
+        const i32 channels = observe_channels(cfg), frame_bytes = height * width * channels;
         check_length(out.size() / frame_bytes, "observation buffer");
         check_length(maxpool.size(), "maxpool mask");
-        // The weights only where the frames shrink: the full-size path, every step's, stays lean.
-        std::vector<AreaWeight> xs(resize ? 2 * SCREEN_WIDTH : 0), ys(resize ? 2 * SCREEN_HEIGHT : 0);
-        const i32 nx = resize ? area_weights(SCREEN_WIDTH, width, channels, xs.data()) : 0;
-        const i32 ny = resize ? area_weights(SCREEN_HEIGHT, height, 1, ys.data()) : 0;
         u8* o = out.mutable_data();
         const u8* pool = maxpool.data();
         py::gil_scoped_release release;
-#pragma omp parallel num_threads(threads_)
-        {
-            std::vector<u8> full(resize ? (size_t)SCREEN_PIXELS * channels : 0);
-            std::vector<float> scratch(resize ? 2 * (size_t)width * channels : 0);
-#pragma omp for
-            for (i32 i = 0; i < n_; ++i) {
+#pragma omp parallel for num_threads(threads_)
+        for (i32 i = 0; i < n_; ++i) {
+            u8* dst = o + (size_t)i * frame_bytes;
+            if (height == SCREEN_HEIGHT && width == SCREEN_WIDTH) {   // observe_element's first case, unrolled
                 const Console& c = machines_[i].console;
-                const u8* frame = console_screen(c, screen(i));
-                u8* dst = resize ? full.data() : o + i * frame_bytes;
-                if (pool[i]) {
-                    const u8* previous = console_previous_screen(c, screen(i));
-                    for (i32 p = 0; p < SCREEN_PIXELS; ++p)
-                        write_max_pixel(frame[p], previous[p], grey, dst + p * channels);
-                } else {
-                    for (i32 p = 0; p < SCREEN_PIXELS; ++p) write_pixel(frame[p], grey, dst + p * channels);
-                }
-                if (resize)
-                    area_resize(full.data(), SCREEN_WIDTH * channels, o + i * frame_bytes, width * channels,
-                                xs.data(), nx, ys.data(), ny, channels, scratch.data(),
-                                scratch.data() + (size_t)width * channels);
+                const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
+                if (grey) pool[i] ? full_frame<true, true>(frame, previous, dst) : full_frame<true, false>(frame, previous, dst);
+                else pool[i] ? full_frame<false, true>(frame, previous, dst) : full_frame<false, false>(frame, previous, dst);
+                continue;
             }
+            for (i32 y = 0; y < height; ++y)
+                for (i32 x = 0; x < width; ++x)
+                    for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
         }
     }
 
@@ -350,6 +344,16 @@ class VecEnv {
     i32 threads_;
 };
 
+py::dict machine_layout() {
+    const char* const names[NUM_LAYOUT_FIELDS] = {"machine", "rng", "ram", "lives", "frame_number",
+                                                  "episode_frame_number", "front"};
+    u64 values[NUM_LAYOUT_FIELDS];
+    state_layout(values);
+    py::dict d;
+    for (i32 i = 0; i < NUM_LAYOUT_FIELDS; ++i) d[names[i]] = values[i];
+    return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_cpu, m) {
@@ -403,6 +407,8 @@ PYBIND11_MODULE(_cpu, m) {
         .def("get_states", &VecEnv::get_states)
         .def("set_states", &VecEnv::set_states)
         .def_property_readonly("num_envs", &VecEnv::num_envs);
+
+    m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
 
     m.def("palette_rgb", []() {
         py::array_t<u8> out({256, 3});

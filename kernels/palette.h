@@ -61,24 +61,18 @@ CULE_CONST const u8 NTSC_GREY[256] = {
      47,  20,  79,  38, 107,  56, 133,  71, 157,  86, 179,  99, 200, 112, 220,   0,
 };
 
-// One observed pixel: palette index to RGB (3 bytes) or grey (1 byte).
-CULE_HD void write_pixel(u8 index, bool grey, u8* out) {
-    if (grey) {
-        out[0] = NTSC_GREY[index];
-    } else {
-        u32 rgb = NTSC_RGB[index];
-        out[0] = (u8)(rgb >> 16);
-        out[1] = (u8)(rgb >> 8);
-        out[2] = (u8)rgb;
-    }
+// Channel c of a palette index in RGB (c = 0, 1, 2) or grey (c = 0).
+CULE_HD u8 palette_channel(u8 index, bool grey, i32 c) {
+    return grey ? NTSC_GREY[index] : (u8)(NTSC_RGB[index] >> (16 - 8 * c));
 }
 
-// The brighter of two pixels, channel by channel (max-pooling two frames after the palette).
-CULE_HD void write_max_pixel(u8 a, u8 b, bool grey, u8* out) {
-    u8 pa[3], pb[3];
-    write_pixel(a, grey, pa);
-    write_pixel(b, grey, pb);
-    for (i32 c = 0; c < (grey ? 1 : 3); ++c) out[c] = pa[c] > pb[c] ? pa[c] : pb[c];
+// Channel c of what the observation shows at pixel p: the frame's, or under max-pooling the
+// brighter of the frame's and the previous frame's, channel by channel (after the palette).
+CULE_HD u8 observed_channel(const u8* frame, const u8* previous, bool pool, bool grey, i32 p, i32 c) {
+    u8 v = palette_channel(frame[p], grey, c);
+    if (!pool) return v;
+    u8 w = palette_channel(previous[p], grey, c);
+    return v > w ? v : w;
 }
 
 }  // namespace cule

@@ -9,34 +9,43 @@
 
 namespace cule {
 
+enum : i32 { AREA_MAX_SOURCE = 210 };   // the longest axis shrunk: the frame's height
+
 struct AreaWeight {
-    i32 source, target;   // element offsets along the axis (pixel x channels)
+    i32 source;   // the source pixel along the axis
     float alpha;
+};
+
+// The weights of one axis: target pixel t takes the source pixels w[first[t]] .. w[first[t+1]-1].
+struct AreaAxis {
+    i32 first[AREA_MAX_SOURCE + 1];
+    AreaWeight w[2 * AREA_MAX_SOURCE];
 };
 
 CULE_HD i32 floor_to_int(double x) { i32 i = (i32)x; return i - (i > x); }
 CULE_HD i32 ceil_to_int(double x) { i32 i = (i32)x; return i + (i < x); }
 
-// The weights for `source_size` pixels shrunk to `target_size`, `channels` elements per pixel:
-// for each target pixel, the partly covered source pixel on its left, the fully covered ones,
-// the partly covered one on its right. Returns how many; `out` needs 2 * source_size entries.
-CULE_HD i32 area_weights(i32 source_size, i32 target_size, i32 channels, AreaWeight* out) {
+// The weights for `source_size` pixels shrunk to `target_size`: for each target pixel, the
+// partly covered source pixel on its left, the fully covered ones, the partly covered one on
+// its right.
+CULE_HD void area_axis(i32 source_size, i32 target_size, AreaAxis& axis) {
     double scale = 1.0 / ((double)target_size / source_size);   // as OpenCV derives it
     i32 k = 0;
     for (i32 t = 0; t < target_size; ++t) {
+        axis.first[t] = k;
         double from = t * scale, to = from + scale;
         double cell = scale < source_size - from ? scale : source_size - from;
         i32 first = ceil_to_int(from), last = floor_to_int(to);
         if (last > source_size - 1) last = source_size - 1;
         if (first > last) first = last;
-        if (first - from > 1e-3) out[k++] = {(first - 1) * channels, t * channels, (float)((first - from) / cell)};
-        for (i32 s = first; s < last; ++s) out[k++] = {s * channels, t * channels, (float)(1.0 / cell)};
+        if (first - from > 1e-3) axis.w[k++] = {first - 1, (float)((first - from) / cell)};
+        for (i32 s = first; s < last; ++s) axis.w[k++] = {s, (float)(1.0 / cell)};
         if (to - last > 1e-3) {
             double part = to - last < 1.0 ? to - last : 1.0;
-            out[k++] = {last * channels, t * channels, (float)((part < cell ? part : cell) / cell)};
+            axis.w[k++] = {last, (float)((part < cell ? part : cell) / cell)};
         }
     }
-    return k;
+    axis.first[target_size] = k;
 }
 
 // OpenCV's saturate_cast<uchar>(float): round half to even, then clamp.
@@ -49,32 +58,18 @@ CULE_HD u8 round_to_u8(float v) {
     return (u8)(i < 0 ? 0 : i > 255 ? 255 : i);
 }
 
-// Shrinks `src` (rows of `src_row` elements) into `dst` (`dst_height` rows of `dst_row`
-// elements) with the weights of area_weights along x (with channels) and y (without). `row`
-// and `sum` are scratch space of dst_row floats each.
-CULE_HD void area_resize(const u8* src, i32 src_row, u8* dst, i32 dst_row, const AreaWeight* xs, i32 nx,
-                         const AreaWeight* ys, i32 ny, i32 channels, float* row, float* sum) {
-    for (i32 d = 0; d < dst_row; ++d) sum[d] = 0.0f;
-    i32 current = ys[0].target;
-    for (i32 j = 0; j < ny; ++j) {
-        const u8* s = src + (i64)ys[j].source * src_row;
-        for (i32 d = 0; d < dst_row; ++d) row[d] = 0.0f;
-        for (i32 k = 0; k < nx; ++k)
-            for (i32 c = 0; c < channels; ++c) row[xs[k].target + c] += s[xs[k].source + c] * xs[k].alpha;
-        float beta = ys[j].alpha;
-        if (ys[j].target != current) {   // the previous output row is complete
-            u8* out = dst + (i64)current * dst_row;
-            for (i32 d = 0; d < dst_row; ++d) {
-                out[d] = round_to_u8(sum[d]);
-                sum[d] = beta * row[d];
-            }
-            current = ys[j].target;
-        } else {
-            for (i32 d = 0; d < dst_row; ++d) sum[d] += beta * row[d];
-        }
+// Output pixel (ty, tx) of one channel; source(y, x) gives that channel of a source pixel.
+// OpenCV sums each source row's weighted pixels, then the rows weighted, in this order; each
+// element is computed alone here (one GPU thread each), with the same float operations.
+template <class Source>
+CULE_HD u8 area_pixel(const Source& source, const AreaAxis& ys, i32 ty, const AreaAxis& xs, i32 tx) {
+    float sum = 0.0f;
+    for (i32 j = ys.first[ty]; j < ys.first[ty + 1]; ++j) {
+        float row = 0.0f;
+        for (i32 k = xs.first[tx]; k < xs.first[tx + 1]; ++k) row += source(ys.w[j].source, xs.w[k].source) * xs.w[k].alpha;
+        sum += ys.w[j].alpha * row;
     }
-    u8* out = dst + (i64)current * dst_row;
-    for (i32 d = 0; d < dst_row; ++d) out[d] = round_to_u8(sum[d]);
+    return round_to_u8(sum);
 }
 
 }  // namespace cule

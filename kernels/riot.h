@@ -14,6 +14,7 @@ struct Riot {
     i32 cycles_when_int_reset;
     u8 read_after_int;       // the timer was read after it underflowed
     u8 ddra, ddrb;
+    u8 padding[1];  // explicit: states move and compare as bytes
 };
 
 // Console inputs as the RIOT ports see them, prepared once per frame from the action.

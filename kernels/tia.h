@@ -29,6 +29,7 @@ enum : i32 {
 struct ObjectMask {
     i16 pos;
     u8 shape;   // players: NUSIZ mode | SKIP_FIRST; missiles: number | size << 3 | HIDDEN; ball: size
+    u8 padding[1];  // explicit: states move and compare as bytes
 };
 enum : u8 { SKIP_FIRST = 0x08, HIDDEN = 0x80 };
 
@@ -54,6 +55,7 @@ struct Tia {
     u8 ystart;
     u8 front;                    // which of the two frame buffers is being drawn
     u8 partial_frame, frame_greyed;
+    u8 padding[1];  // explicit: states move and compare as bytes
 };
 
 // Paddle and fire inputs as the TIA reads them.
@@ -61,6 +63,7 @@ struct TiaInputs {
     i32 resistance[4];   // INPT0..3; 0: minimum (reads charged), PADDLE_NONE: no paddle
     u32 charge_cycles[4];
     u8 inpt4, inpt5;     // 0x80 when the button is up
+    u8 padding[2];  // explicit: states move and compare as bytes
 };
 enum : i32 { PADDLE_NONE = 0x7FFFFFFF };
 
