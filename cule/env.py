@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import os
 from typing import Any, Sequence
 
@@ -13,26 +14,44 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
+from .backends import CpuBackend
 from .games import SCHEMES, Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
 
 SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
+# "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
+OBS_TYPES = ("pixels", "ram")
 _POWER_ON_SWITCHES_B = 0x3F   # COLOR, both difficulty switches at B, SELECT and RESET up
 
 
-def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec"]:
-    """A powered-on console for `game`, as ale-py's loadROM builds it (before its reset)."""
+def _wiring(game: Game) -> dict:
+    """How the game's controllers and switches are wired (kernels/ale.h, Wiring)."""
     switches = _POWER_ON_SWITCHES_B
     if game.power_on_difficulty_a[0]:
         switches |= 0x40
     if game.power_on_difficulty_a[1]:
         switches |= 0x80
-    spec = _cpu.GameSpec(
-        rom=rom, game=game.index, scheme=SCHEMES[game.scheme], ystart=game.ystart,
-        hmove_blanks=game.hmove_blanks, left_paddles=game.left == "PADDLES",
-        right_paddles=game.right == "PADDLES", swap_ports=game.swap_ports,
-        swap_paddles=game.swap_paddles, power_on_switches=switches)
+    return dict(left_paddles=game.left == "PADDLES", right_paddles=game.right == "PADDLES",
+                swap_ports=game.swap_ports, swap_paddles=game.swap_paddles, power_on_switches=switches)
+
+
+def _packed_wiring(game: Game) -> int:
+    """_wiring as the CUDA step kernel takes it: four flag bits, the switches in bits 8-15."""
+    w = _wiring(game)
+    return (int(w["left_paddles"]) | int(w["right_paddles"]) << 1 | int(w["swap_ports"]) << 2
+            | int(w["swap_paddles"]) << 3 | w["power_on_switches"] << 8)
+
+
+def _default_device() -> torch.device:
+    from .backends import cuda
+    return torch.device("cuda" if cuda.available() else "cpu")
+
+
+def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec"]:
+    """A powered-on console for `game`, as ale-py's loadROM builds it (before its reset)."""
+    spec = _cpu.GameSpec(rom=rom, game=game.index, scheme=SCHEMES[game.scheme], ystart=game.ystart,
+                         hmove_blanks=game.hmove_blanks, **_wiring(game))
     console = _cpu.Console(spec)
     console.power_on()
     return console, spec
@@ -73,31 +92,32 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     """A batch of `num_envs` environments of one game, as a gymnasium vector env.
 
     With the default arguments every environment matches an ale-py `ALEInterface` with
-    frameskip 1 and repeat_action_probability 0, frame for frame. Episodes restart as ale-py's
+    frameskip 1 and repeat_action_probability 0, frame for frame. `device`: "cpu" or a CUDA
+    device ("cuda", "cuda:1"); by default the GPU where there is one (and CuPy), else the CPU.
+    The two backends give the same bytes for the same inputs. Episodes restart as ale-py's
     AtariVectorEnv restarts them: on the step after the one that ended them ("NextStep"), or
     within it ("SameStep", the last observation then in info["final_obs"]). Every returned
-    tensor is fresh: the env never writes into a tensor it has handed out.
+    tensor is fresh: the env never writes into a tensor it has handed out. Tensors live on the
+    env's device; on a GPU the kernels run on torch's current stream. `obs_type="ram"` observes
+    the 128 RAM bytes after each step, (N, stack_num, 128), instead of frames.
     """
 
     metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, game: str, num_envs: int = 1, device: str | torch.device = "cpu", frameskip: int = 1,
+    def __init__(self, game: str, num_envs: int = 1, device: str | torch.device | None = None, frameskip: int = 1,
                  repeat_action_probability: float = 0.0, full_action_space: bool = True, noop_max: int = 0,
                  grayscale: bool = False, img_height: int = SCREEN_HEIGHT, img_width: int = SCREEN_WIDTH,
                  stack_num: int = 1, maxpool: bool = False, reward_clipping: bool = False,
                  use_fire_reset: bool = False, episodic_life: bool = False, life_loss_info: bool = False,
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
-                 mode: int | None = None, difficulty: int | None = None,
+                 mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, **unknown):
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
             raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
         self.game = get_game(game)
         self.num_envs = _check_positive_int("num_envs", num_envs)
-        self.device = torch.device(device)
-        if self.device.type != "cpu":
-            raise ValueError(f"device {str(self.device)!r} is not available: this version of cule has only "
-                             "the CPU backend (device='cpu')")
+        self.device = _default_device() if device is None else _check_device(device)
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -108,6 +128,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
         self.grayscale = bool(grayscale)
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {OBS_TYPES}, got {obs_type!r}")
+        self.obs_type = obs_type
         self.reward_clipping = bool(reward_clipping)
         # As AtariVectorEnv: the last two frames of a step, so never with frameskip 1, nor on an
         # episode's first frame.
@@ -121,6 +144,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
         self._action_ids = np.asarray(self.action_set, dtype=np.uint8)
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
+        if obs_type == "ram":
+            frame_shape = (128,)
         self.single_observation_space = Box(0, 255, (self.stack_num, *frame_shape), np.uint8)
         self.single_action_space = Discrete(len(self.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -146,19 +171,22 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             pool.append(console.state())
 
         legal = sum(1 << a for a in self.game.legal_actions)
-        threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
-        self._vec = _cpu.VecEnv(self._spec, self.num_envs, self.frameskip, float(repeat_action_probability),
-                                int(max_num_frames_per_episode), legal, bool(episodic_life), bool(life_loss_info),
-                                threads)
-        self._vec.set_pool(np.stack(pool))
-        self._frame_shape = (self.num_envs, *frame_shape)
+        p = float(repeat_action_probability)
+        if self.device.type == "cpu":
+            threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
+            self._vec = CpuBackend(self._spec, np.stack(pool), self.num_envs, self.frameskip, p,
+                                   int(max_num_frames_per_episode), legal, bool(episodic_life),
+                                   bool(life_loss_info), threads)
+        else:
+            from .backends.cuda import CudaBackend
+            self._vec = CudaBackend(self.device, self.game.index, _packed_wiring(self.game), rom, np.stack(pool),
+                                    self.num_envs, self.frameskip, _repeat_threshold(p),
+                                    int(max_num_frames_per_episode), legal, bool(episodic_life),
+                                    bool(life_loss_info))
+        self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
-        self._recent: list[np.ndarray] = []
-        self._rewards = np.zeros(self.num_envs, dtype=np.int32)
-        self._terminated = np.zeros(self.num_envs, dtype=np.uint8)
-        self._truncated = np.zeros(self.num_envs, dtype=np.uint8)
-        self._pending = np.zeros(self.num_envs, dtype=np.uint8)   # see _episodes_over
-        self._pooled = np.zeros(self.num_envs, dtype=np.uint8)    # the newest frames are max-pooled
+        self._recent: list[torch.Tensor] = []
+        self._pooled = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)   # newest frames max-pooled
 
     # ---- API ---------------------------------------------------------------------------------
 
@@ -172,74 +200,85 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if not self._recent and not mask.all():
             raise ValueError("the first reset() must reset every environment (no reset_mask)")
         fresh = seed is not None or not self._recent
+        on_device = torch.from_numpy(mask).to(self.device)
         if fresh:
-            self._vec.seed(self._seed_keys(seed, mask), mask.astype(np.uint8))
-        self._vec.reset(mask.astype(np.uint8), not fresh)
-        self._pooled[mask] = 0   # the others' frames are observed again as they were
+            self._vec.seed(self._seed_keys(seed, mask), on_device)
+        self._vec.reset(on_device, not fresh)
+        self._pooled &= ~on_device   # the others' frames are observed again as they were
         frame = self._observe_frame()
         if not self._recent:
-            self._recent = [np.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
+            self._recent = [torch.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
         else:
-            self._restart_stacks(mask, frame)
+            self._restart_stacks(on_device, frame)
         return self._observation(), self._info()
 
     def step(self, actions):
+        """Steps every environment with `actions` (num_envs action indices: a tensor on any
+        device, an array or a list). On a GPU nothing waits for the device but the check that
+        the actions are in range, and SameStep's test for ended episodes."""
         if not self._recent:
             raise RuntimeError("call reset() before step()")
-        ids = self._action_ids[self._check_actions(actions)]
-        restarting = self._episodes_over()   # NextStep: these start a new episode in this step
-        self._vec.step(ids, self._rewards, self._terminated, self._truncated)
-        self._pooled[:] = self.maxpool
-        self._pooled[restarting] = 0
+        ids = self._action_ids_on_device[self._check_actions(actions)]
+        restarting = self._vec.pending_resets()   # NextStep: these start a new episode in this step
+        rewards, terminated, truncated = self._vec.step(ids)
+        self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
         self._recent = self._recent[1:] + [self._observe_frame()]
-        if restarting.any():
-            self._restart_stacks(restarting, self._recent[-1])
-        rewards = np.clip(self._rewards, -1, 1) if self.reward_clipping else self._rewards.copy()
-        terminated, truncated = self._terminated.astype(bool), self._truncated.astype(bool)
+        self._restart_stacks(restarting, self._recent[-1])
+        if self.reward_clipping:
+            rewards = rewards.clamp(-1, 1)
         info = self._info()
-        over = self._episodes_over()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and over.any():
-            info["final_obs"] = self._observation()
-            self._vec.reset(over.astype(np.uint8), True)
-            self._pooled[over] = 0
-            self._restart_stacks(over, self._observe_frame())
-            info.update(self._info())
-        return (self._observation(), torch.from_numpy(rewards), torch.from_numpy(terminated),
-                torch.from_numpy(truncated), info)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            over = self._vec.pending_resets()
+            if over.any():
+                info["final_obs"] = self._observation()
+                self._vec.reset(over, True)
+                self._pooled &= ~over
+                self._restart_stacks(over, self._observe_frame())
+                info.update(self._info())
+        return self._observation(), rewards, terminated, truncated, info
 
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
         """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
-        frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
-        self._vec.observe(frames, False, np.zeros(self.num_envs, dtype=np.uint8), SCREEN_HEIGHT, SCREEN_WIDTH)
-        return frames if env_ids is None else frames[self._env_ids(env_ids)]
+        no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
+        frames = self._vec.observe(False, no_pool, SCREEN_HEIGHT, SCREEN_WIDTH)
+        if env_ids is not None:
+            frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
+        return frames.cpu().numpy()
 
     def get_ram(self) -> torch.Tensor:
-        ram = np.zeros((self.num_envs, 128), dtype=np.uint8)
-        self._vec.ram(ram)
-        return torch.from_numpy(ram)
+        """The 128 RAM bytes of every environment, (N, 128) uint8."""
+        return self._vec.ram()
 
     def get_screens(self) -> torch.Tensor:
         """The current frames as ALE palette indices, (N, 210, 160) uint8 (ALE's getScreen)."""
-        frames = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH), dtype=np.uint8)
-        self._vec.screens(frames)
-        return torch.from_numpy(frames)
+        return self._vec.screens()
 
-    def get_states(self) -> np.ndarray:
+    def get_states(self) -> torch.Tensor:
+        """Every environment's whole state (machine and frame buffers), (N, state_size) uint8 on
+        the env's device: restore any of them with set_states, here or in another env of the
+        same game and backend build."""
         return self._vec.get_states()
 
     def set_ram(self, ram, env_ids: Sequence[int] | None = None) -> None:
         """Writes the 128 RAM bytes of `env_ids` (default: all), as ale-py's setRAM does byte by
         byte: `ram` is uint8, shape (len(env_ids), 128), a tensor or an array."""
         ids = self._env_ids(env_ids)
-        if isinstance(ram, torch.Tensor):
-            ram = ram.detach().cpu().numpy()
-        ram = np.asarray(ram)
-        if ram.dtype != np.uint8 or ram.shape != (len(ids), 128):
-            raise ValueError(f"ram must be uint8 of shape ({len(ids)}, 128), got {ram.dtype} {ram.shape}")
-        self._vec.set_ram(np.ascontiguousarray(ram), ids)
+        self._vec.set_ram(self._bytes_arg("ram", ram, (len(ids), 128)), ids)
 
-    def set_states(self, states: np.ndarray, env_ids: Sequence[int] | None = None) -> None:
-        self._vec.set_states(np.ascontiguousarray(states, dtype=np.uint8), self._env_ids(env_ids))
+    def set_states(self, states, env_ids: Sequence[int] | None = None) -> None:
+        """Restores states from get_states into `env_ids` (default: all): uint8, shape
+        (len(env_ids), state_size), a tensor (any device) or an array."""
+        ids = self._env_ids(env_ids)
+        self._vec.set_states(self._bytes_arg("states", states, (len(ids), _cpu.STATE_SIZE)), ids)
+
+    def set_reset_states(self, states) -> None:
+        """Replaces the reset pool: episodes that start from now on start from one of `states`
+        (uint8, shape (K, state_size), e.g. rows of get_states()), picked by each env's RNG. The
+        frame cap counts from there; frame numbers go on counting."""
+        states = self._bytes_arg("states", states, (len(states), _cpu.STATE_SIZE))
+        if len(states) == 0:
+            raise ValueError("the reset pool needs at least one state")
+        self._vec.set_pool(states)
 
     def close_extras(self, **kwargs) -> None:
         self._vec = None
@@ -268,6 +307,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"env id {ids[bad][0]} is out of range: ids are 0..{self.num_envs - 1}")
         return ids
 
+    @staticmethod
+    def _bytes_arg(name: str, value, shape: tuple[int, int]) -> torch.Tensor:
+        """`value` (tensor or array) checked to be uint8 of `shape`, as a tensor."""
+        t = value.detach() if isinstance(value, torch.Tensor) else torch.from_numpy(np.asarray(value))
+        if t.dtype != torch.uint8 or tuple(t.shape) != shape:
+            raise ValueError(f"{name} must be uint8 of shape {shape}, got {str(t.dtype).removeprefix('torch.')} "
+                             f"{tuple(t.shape)}")
+        return t.contiguous()
+
     def _reset_mask(self, options: dict | None) -> np.ndarray:
         options = options or {}
         unknown = set(options) - {"reset_mask"}
@@ -284,48 +332,68 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                                  f"{type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}")
         return mask
 
-    def _episodes_over(self) -> np.ndarray:
-        """The environments whose episode is over and not restarted yet: game over, the frame
-        cap, or a lost life under episodic_life (under life_loss_info alone a lost life sets
-        terminated and the game goes on)."""
-        self._vec.pending_resets(self._pending)
-        return self._pending.astype(bool)
-
-    def _restart_stacks(self, envs: np.ndarray, frame: np.ndarray) -> None:
-        """The stacks of `envs` start over, as AtariVectorEnv's do: zeros, then `frame`, the
-        current frame of every environment (the others' is unchanged). Older frames are never
-        handed out, so they are cleared in place; the newest may have been, so it is replaced."""
-        for older in self._recent[:-1]:
-            older[envs] = 0
+    def _restart_stacks(self, envs: torch.Tensor, frame: torch.Tensor) -> None:
+        """The stacks of `envs` (a bool mask) start over, as AtariVectorEnv's do: zeros, then
+        `frame`, the current frame of every environment (the others' is unchanged). Older frames
+        are never handed out, so they are cleared in place; the newest may have been, so it is
+        replaced. Masked writes, so that a GPU never waits on the mask."""
+        if len(self._recent) > 1:
+            where = envs.view(-1, *([1] * (frame.dim() - 1)))
+            for older in self._recent[:-1]:
+                older.masked_fill_(where, 0)
         self._recent[-1] = frame
 
-    def _check_actions(self, actions) -> np.ndarray:
+    def _check_actions(self, actions) -> torch.Tensor:
+        """Action indices as an int64 tensor on the env's device, checked for shape, type and range."""
         if isinstance(actions, torch.Tensor):
-            actions = actions.detach().cpu().numpy()
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+            a = actions.detach()
+            if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
+                raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        else:
+            a = np.asarray(actions)
+            if a.dtype.kind not in "iu" or a.dtype == np.uint64:
+                raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+            a = torch.from_numpy(a.astype(np.int64))
+        if tuple(a.shape) != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
+        a = a.to(self.device, torch.int64)
         n = len(self.action_set)
         bad = (a < 0) | (a >= n)
         if bad.any():
-            raise ValueError(f"action {a[bad][0]} is out of range: actions are 0..{n - 1} "
+            raise ValueError(f"action {a[bad][0].item()} is out of range: actions are 0..{n - 1} "
                              f"({'full' if n == 18 else 'minimal'} action set of {self.game.id})")
-        return a.astype(np.int64)
+        return a
 
     def _observation(self) -> torch.Tensor:
         """(N, stack_num, ...) from the recent frames: a fresh tensor, the caller's to keep."""
         if self.stack_num == 1:
-            return torch.from_numpy(self._recent[0]).unsqueeze(1)   # a fresh frame: no copy needed
-        return torch.from_numpy(np.stack(self._recent, axis=1))
+            return self._recent[0].unsqueeze(1)   # a fresh frame: no copy needed
+        return torch.stack(self._recent, dim=1)
 
-    def _observe_frame(self) -> np.ndarray:
-        frame = np.empty(self._frame_shape, dtype=np.uint8)
-        self._vec.observe(frame, self.grayscale, self._pooled, self.img_height, self.img_width)
-        return frame
+    def _observe_frame(self) -> torch.Tensor:
+        if self.obs_type == "ram":
+            return self._vec.ram()
+        return self._vec.observe(self.grayscale, self._pooled, self.img_height, self.img_width)
 
     def _info(self) -> dict:
-        info = {k: torch.from_numpy(v) for k, v in self._vec.info().items()}
-        info["env_id"] = torch.arange(self.num_envs)
+        info = self._vec.info()
+        info["env_id"] = torch.arange(self.num_envs, device=self.device)
         return info
+
+
+def _repeat_threshold(p: float) -> int:
+    """A stored action changes when a 32-bit draw is >= this (as the CPU backend computes it)."""
+    return math.ceil(p * 4294967296.0)
+
+
+def _check_device(device) -> torch.device:
+    try:
+        d = torch.device(device)
+    except (RuntimeError, TypeError) as e:
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}") from e
+    if d.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    if d.type == "cuda":
+        from .backends.cuda import resolve_device
+        d = resolve_device(d)
+    return d

@@ -153,3 +153,35 @@ def test_set_ram_checks_shape_dtype_and_ids():
     ram[1, 5] = 77
     env.set_ram(ram[1:], env_ids=[1])
     assert env.get_ram()[1, 5] == 77 and torch.equal(env.get_ram()[0], ram[0])
+
+
+def test_ram_observations_are_the_ram_after_each_step():
+    env = CuleEnv("breakout", num_envs=3, obs_type="ram", stack_num=2, frameskip=4)
+    assert env.single_observation_space.shape == (2, 128)
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == (3, 2, 128) and not obs[:, 0].any() and torch.equal(obs[:, 1], env.get_ram())
+    previous = obs[:, 1]
+    for _ in range(20):
+        obs, *_ = env.step([1, 3, 4])
+        assert torch.equal(obs[:, 0], previous) and torch.equal(obs[:, 1], env.get_ram())
+        previous = obs[:, 1]
+
+
+def test_unknown_obs_type_is_refused():
+    with pytest.raises(ValueError, match=r"obs_type must be one of \('pixels', 'ram'\), got 'rgb'"):
+        CuleEnv("pong", obs_type="rgb")
+
+
+def test_set_reset_states_restarts_episodes_from_captured_states():
+    env = CuleEnv("breakout", num_envs=4, frameskip=4)
+    env.reset(seed=0)
+    for _ in range(30):
+        env.step([1, 3, 4, 0])
+    captured = env.get_states()[2:3]
+    ram = env.get_ram()[2].clone()
+    env.set_reset_states(captured)
+    env.reset(options={"reset_mask": np.array([True, True, False, False])})
+    assert torch.equal(env.get_ram()[0], ram) and torch.equal(env.get_ram()[1], ram)
+    assert torch.equal(env.get_states()[0], env.get_states()[1])
+    with pytest.raises(ValueError, match="states must be uint8 of shape"):
+        env.set_reset_states(np.zeros((1, 10), dtype=np.uint8))

@@ -96,7 +96,7 @@ def machine_detail(env: CuleEnv) -> str:
     console = _cpu.Console(env._spec) if hasattr(env, "_spec") else None
     if console is None:
         return ""
-    console.set_state(env.get_states()[0])
+    console.set_state(env.get_states()[0].cpu().numpy())
     return f"  cule CPU {console.cpu()}\n  cule TIA {console.tia()}"
 
 

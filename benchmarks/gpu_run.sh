@@ -1,0 +1,53 @@
+#!/bin/bash
+# One call on a GPU machine: build the CPU extension, run the CUDA tests (GPU == CPU bit for bit),
+# benchmark, profile. Logs and results go to $OUT (default ./gpu-out). Stages, in order, from
+# the arguments: build smoke test test-long bench variants ncu. Needs torch with CUDA, CuPy, and for the
+# oracle and the peers ale-py, gymnasium and EnvPool on PYTHONPATH (see ../shared/tools/gpu-site.sh).
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:$PWD/.gpu-site:${PYTHONPATH:-}
+log() { echo "== $* ($(date +%T))"; }
+for stage in "$@"; do
+  case $stage in
+    build)   # the machine's default compilers link libstdc++ statically, which breaks next to torch
+      log build
+      CC=gcc CXX=g++ python3 setup.py -q build_ext --inplace -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+      readelf -d cule/_cpu*.so | grep -q 'libstdc++.so.6' && echo "libstdc++ linked dynamically" ;;
+    smoke)
+      log smoke
+      python3 - <<'PY'
+import time, torch, cule
+t = time.time()
+env = cule.CuleEnv("pong", num_envs=8, device="cuda", frameskip=4, grayscale=True, img_height=84, img_width=84)
+obs, info = env.reset(seed=0)
+print("compiled and reset in", round(time.time() - t, 1), "s;", obs.shape, obs.device, torch.cuda.get_device_name())
+for _ in range(100): out = env.step(torch.randint(0, 6, (8,), device="cuda"))
+print("lives", out[4]["lives"].tolist(), "frames", out[4]["frame_number"].tolist())
+PY
+      ;;
+    test)    # every test marked cuda but the 10,000-step runs (test-long)
+      log test
+      timeout ${TEST_TIMEOUT:-900} python3 -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning \
+        tests/test_cuda.py -m "cuda and not slow" --durations=8 2>&1 | tee "$OUT/test.log" | tail -25 ;;
+    test-long)
+      log test-long
+      python3 -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning tests/test_cuda.py -m "cuda and slow" \
+        2>&1 | tee "$OUT/test-long.log" | tail -15 ;;
+    bench)
+      log bench
+      timeout ${BENCH_TIMEOUT:-1200} python3 benchmarks/fps.py --games pong ${BENCH_ARGS:-} --out "$OUT" 2>&1 | tee "$OUT/bench.log" ;;
+    variants)   # compiler options against each other, 16,384 envs
+      log variants
+      for opts in "" "--maxrregcount=128" "--maxrregcount=96" "--maxrregcount=64"; do
+        CULE_NVRTC_OPTIONS="$opts" timeout 120 python3 benchmarks/fps.py --games pong --gpu-envs 16384 --loads emulation \
+          --seconds 3 --skip cpu ale vector envpool divergence --out /tmp/variants 2>&1 | grep cule-gpu | sed "s/^/[$opts] /"
+      done ;;
+    ncu)
+      log ncu
+      timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:cule_step -s 3 -c 1 --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis \
+        python3 benchmarks/profile_step.py > "$OUT/ncu.txt" 2>&1; tail -120 "$OUT/ncu.txt" | grep -vE '^\s*$' | tail -90 ;;
+  esac
+done
+log done

@@ -1,0 +1,15 @@
+"""The two engines behind CuleEnv, with one interface: per-environment state lives on the
+backend's device, and every call takes and returns torch tensors there.
+
+    seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
+    reset(mask, same_console)     new episodes from the reset pool in the masked envs
+    step(actions)                 ALE action ids (uint8) -> rewards int32, terminated, truncated bool
+    observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8
+    pending_resets()              the envs whose next step starts a new episode (bool)
+    ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)
+
+Every returned tensor is fresh: a backend never writes into a tensor it has handed out.
+"""
+from .cpu import CpuBackend
+
+__all__ = ["CpuBackend"]

@@ -1,0 +1,73 @@
+"""The CPU backend: the kernels/ emulator compiled by the host compiler (cule._cpu), on threads."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .. import _cpu
+
+SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
+
+
+class CpuBackend:
+    device = torch.device("cpu")
+
+    def __init__(self, spec: "_cpu.GameSpec", pool: np.ndarray, num_envs: int, frameskip: int,
+                 repeat_action_probability: float, max_episode_frames: int, legal_actions: int,
+                 episodic_life: bool, life_loss_info: bool, num_threads: int):
+        self.num_envs = num_envs
+        self._vec = _cpu.VecEnv(spec, num_envs, frameskip, repeat_action_probability, max_episode_frames,
+                                legal_actions, episodic_life, life_loss_info, num_threads)
+        self._vec.set_pool(pool)
+
+    def set_pool(self, states: torch.Tensor) -> None:
+        self._vec.set_pool(np.ascontiguousarray(states.numpy()))
+
+    def seed(self, keys: np.ndarray, mask: torch.Tensor) -> None:
+        self._vec.seed(keys, _bytes(mask))
+
+    def reset(self, mask: torch.Tensor, same_console: bool) -> None:
+        self._vec.reset(_bytes(mask), same_console)
+
+    def step(self, actions: torch.Tensor):
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.int32)
+        terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+        self._vec.step(actions.numpy(), rewards, terminated, truncated)
+        return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
+
+    def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
+        out = np.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=np.uint8)
+        self._vec.observe(out, grey, _bytes(pooled), height, width)
+        return torch.from_numpy(out)
+
+    def pending_resets(self) -> torch.Tensor:
+        out = np.zeros(self.num_envs, dtype=np.uint8)
+        self._vec.pending_resets(out)
+        return torch.from_numpy(out.view(bool))
+
+    def ram(self) -> torch.Tensor:
+        out = np.zeros((self.num_envs, 128), dtype=np.uint8)
+        self._vec.ram(out)
+        return torch.from_numpy(out)
+
+    def screens(self) -> torch.Tensor:
+        out = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH), dtype=np.uint8)
+        self._vec.screens(out)
+        return torch.from_numpy(out)
+
+    def info(self) -> dict[str, torch.Tensor]:
+        return {k: torch.from_numpy(v) for k, v in self._vec.info().items()}
+
+    def get_states(self) -> torch.Tensor:
+        return torch.from_numpy(self._vec.get_states())
+
+    def set_states(self, states: torch.Tensor, env_ids: np.ndarray) -> None:
+        self._vec.set_states(np.ascontiguousarray(states.numpy()), env_ids)
+
+    def set_ram(self, ram: torch.Tensor, env_ids: np.ndarray) -> None:
+        self._vec.set_ram(np.ascontiguousarray(ram.numpy()), env_ids)
+
+
+def _bytes(mask: torch.Tensor) -> np.ndarray:
+    return np.ascontiguousarray(mask.numpy()).view(np.uint8)

@@ -1,0 +1,224 @@
+"""The CUDA backend: the kernels/ emulator compiled at first use by NVRTC through CuPy, one GPU
+thread per environment, state and outputs in torch tensors on the GPU.
+
+Kernels run on torch's current stream of the env's device, so a PyTorch loop needs no
+synchronisation and no host copies. CuPy caches the compiled module on disk (~/.cupy); the
+sources' digest is part of its key, so an edited header is never served stale. CULE_NVRTC_OPTIONS
+(environment) adds compiler options, for tuning experiments.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+
+import numpy as np
+import torch
+
+from .. import _cpu
+from ..nvrtc import CUDA_ENTRY, KERNELS
+
+SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
+SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
+STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
+OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
+AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/resize.h (4,204 bytes each)
+KERNEL_NAMES = ("cule_step", "cule_reset", "cule_observe", "cule_area_axes", "cule_layout")
+
+
+def _import_cupy():
+    try:
+        import cupy
+    except ImportError as e:
+        raise RuntimeError("device='cuda' needs CuPy: pip install 'cule[cuda12]' (CUDA 12) or 'cule[cuda13]' "
+                           "(CUDA 13)") from e
+    return cupy
+
+
+def available() -> bool:
+    """Whether a CUDA env can run here: torch sees a GPU and CuPy is installed."""
+    if not torch.cuda.is_available():
+        return False
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def source_digest() -> str:
+    """A digest of every kernels/ source the CUDA entry points include."""
+    h = hashlib.sha256()
+    for f in sorted(KERNELS.glob("**/*.h")) + [KERNELS / CUDA_ENTRY]:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+# Compile one module per game, with the game's rules folded in (faster); False: one module for
+# all games, the game chosen at run time (one compile, as the all-games tests want).
+SPECIALISE = True
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels(game_index: int | None, device_index: int) -> dict:
+    """The entry points of kernels/cuda_kernels.cu on one device, for one game or (None) all."""
+    cupy = _import_cupy()
+    options = ("-std=c++17", f"-I{KERNELS}", "--device-as-default-execution-space", "--fmad=false",
+               f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")
+    if game_index is not None:
+        options += (f"-DCULE_GAME={game_index}",)
+    options += tuple(os.environ.get("CULE_NVRTC_OPTIONS", "").split())   # tuning, e.g. --maxrregcount=96
+    with cupy.cuda.Device(device_index):
+        module = cupy.RawModule(code=(KERNELS / CUDA_ENTRY).read_text(), options=options)
+        return {name: module.get_function(name) for name in KERNEL_NAMES}
+
+
+def resolve_device(device: torch.device) -> torch.device:
+    """`device` with its index, checked to exist and to have what the backend needs."""
+    if not torch.cuda.is_available():
+        raise ValueError(f"device {str(device)!r} is not available: torch sees no CUDA GPU here "
+                         "(use device='cpu')")
+    index = torch.cuda.current_device() if device.index is None else device.index
+    if index >= torch.cuda.device_count():
+        raise ValueError(f"device {str(device)!r} does not exist: this machine has {torch.cuda.device_count()} "
+                         "CUDA device(s)")
+    _import_cupy()
+    return torch.device("cuda", index)
+
+
+class CudaBackend:
+    def __init__(self, device: torch.device, game_index: int, wiring: int, rom: bytes, pool: np.ndarray,
+                 num_envs: int, frameskip: int, repeat_threshold: int, max_episode_frames: int,
+                 legal_actions: int, episodic_life: bool, life_loss_info: bool):
+        self.device = resolve_device(device)
+        self._cupy = _import_cupy()
+        self.num_envs = n = num_envs
+        self._kernels = _kernels(game_index if SPECIALISE else None, self.device.index)
+        self._layout = self._check_layout()
+        machine = self._layout["machine"]
+
+        self.set_pool(torch.from_numpy(np.ascontiguousarray(pool)))
+        self._rom = torch.tensor(list(rom), dtype=torch.uint8, device=self.device)
+        self._machines = torch.zeros((n, machine), dtype=torch.uint8, device=self.device)
+        self._screens = torch.zeros((n, SCREEN_BYTES), dtype=torch.uint8, device=self.device)
+        self._rng = torch.zeros((n, 2), dtype=torch.int64, device=self.device)   # EnvRng: key, counter
+        self._needs_reset = torch.zeros(n, dtype=torch.uint8, device=self.device)
+        self._axes: dict[tuple[int, int], torch.Tensor] = {}
+        flags = int(episodic_life) | int(life_loss_info) << 1
+        self._config = (np.int32(game_index), np.uint32(wiring), np.int32(frameskip), np.uint64(repeat_threshold),
+                        np.int32(max_episode_frames), np.uint32(legal_actions), np.int32(flags))
+
+    # ---- the interface of cule.backends ------------------------------------------------------
+
+    def set_pool(self, states: torch.Tensor) -> None:
+        """The reset pool: K states as get_states makes them. Machines and frame buffers get
+        allocations of their own: the kernels copy frame buffers 8 bytes at a time, and a slice
+        (a one-state pool's counts as contiguous) would start 4 bytes off."""
+        machine = self._layout["machine"]
+        states = states.to(self.device)
+        self._pool_machines = torch.empty_like(states[:, :machine], memory_format=torch.contiguous_format)
+        self._pool_machines.copy_(states[:, :machine])
+        self._pool_screens = torch.empty_like(states[:, machine:], memory_format=torch.contiguous_format)
+        self._pool_screens.copy_(states[:, machine:])
+
+    def seed(self, keys: np.ndarray, mask: torch.Tensor) -> None:
+        keys = torch.from_numpy(np.ascontiguousarray(keys, dtype=np.uint64).view(np.int64)).to(self.device)
+        self._rng[:, 0] = torch.where(mask, keys, self._rng[:, 0])
+        self._rng[:, 1] = torch.where(mask, 0, self._rng[:, 1])
+
+    def reset(self, mask: torch.Tensor, same_console: bool) -> None:
+        self._launch("cule_reset", self.num_envs, STEP_BLOCK, *self._pool(), self._u8(mask),
+                     np.int32(same_console), np.int32(self.num_envs))
+
+    def step(self, actions: torch.Tensor):
+        n = self.num_envs
+        rewards = torch.empty(n, dtype=torch.int32, device=self.device)
+        terminated = torch.empty(n, dtype=torch.bool, device=self.device)
+        truncated = torch.empty(n, dtype=torch.bool, device=self.device)
+        self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config,
+                     self._u8(actions), rewards, terminated, truncated, np.int32(n))
+        return rewards, terminated, truncated
+
+    def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
+        out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
+                          device=self.device)
+        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out, self._machines, self._screens,
+                     self._u8(pooled), np.int32(grey), np.int32(height), np.int32(width),
+                     self._area_axes(height, width), np.int32(self.num_envs))
+        return out
+
+    def pending_resets(self) -> torch.Tensor:
+        return self._needs_reset.bool()
+
+    def ram(self) -> torch.Tensor:
+        at = self._layout["ram"]
+        return self._machines[:, at:at + 128].clone()
+
+    def screens(self) -> torch.Tensor:
+        front = self._machines[:, self._layout["front"]].long()
+        frames = self._screens.view(self.num_envs, 2, SCREEN_HEIGHT, SCREEN_WIDTH)
+        return frames[torch.arange(self.num_envs, device=self.device), front]
+
+    def info(self) -> dict[str, torch.Tensor]:
+        return {name: self._int32_field(name) for name in ("lives", "frame_number", "episode_frame_number")}
+
+    def get_states(self) -> torch.Tensor:
+        return torch.cat([self._machines, self._screens], dim=1)
+
+    def set_states(self, states: torch.Tensor, env_ids: np.ndarray) -> None:
+        ids = torch.from_numpy(env_ids).to(self.device)
+        states = states.to(self.device)
+        machine = self._layout["machine"]
+        self._machines[ids] = states[:, :machine]
+        self._screens[ids] = states[:, machine:]
+        self._needs_reset[ids] = 0
+
+    def set_ram(self, ram: torch.Tensor, env_ids: np.ndarray) -> None:
+        ids = torch.from_numpy(env_ids).to(self.device)
+        at = self._layout["ram"]
+        self._machines[ids, at:at + 128] = ram.to(self.device)
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _pool(self) -> tuple:
+        """The arguments that cule_step and cule_reset open with."""
+        return (self._machines, self._screens, self._rng, self._needs_reset, self._pool_machines,
+                self._pool_screens, np.uint32(len(self._pool_machines)))
+
+    def _u8(self, t: torch.Tensor) -> torch.Tensor:
+        """A one-byte-per-env tensor the kernels can read (bool and uint8 share their bytes)."""
+        t = t.to(self.device)
+        if t.dtype == torch.bool:
+            t = t.view(torch.uint8)
+        return t.contiguous()
+
+    def _int32_field(self, name: str) -> torch.Tensor:
+        at = self._layout[name]
+        return self._machines[:, at:at + 4].contiguous().view(torch.int32).view(self.num_envs)
+
+    def _area_axes(self, height: int, width: int) -> torch.Tensor:
+        key = (height, width)
+        if key not in self._axes:
+            axes = torch.zeros(AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
+            self._launch("cule_area_axes", 1, 1, axes, np.int32(height), np.int32(width))
+            self._axes[key] = axes
+        return self._axes[key]
+
+    def _launch(self, name: str, threads: int, block: int, *args) -> None:
+        cupy = self._cupy
+        packed = tuple(np.uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else a for a in args)
+        stream = torch.cuda.current_stream(self.device).cuda_stream
+        with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
+            self._kernels[name](((threads + block - 1) // block,), (block,), packed)
+
+    def _check_layout(self) -> dict[str, int]:
+        """States move between host and GPU as bytes: NVRTC must lay the structs out as g++ does."""
+        host = _cpu.layout()
+        out = torch.zeros(len(host), dtype=torch.int64, device=self.device)
+        self._launch("cule_layout", 1, 1, out)
+        gpu = dict(zip(host, out.cpu().tolist()))
+        if gpu != host:
+            raise RuntimeError(f"NVRTC lays the machine state out differently from the host compiler: {gpu} on "
+                               f"the GPU, {host} on the host")
+        return host
