@@ -6,7 +6,7 @@ PIP := $(PYTHON) -m pip
 SOURCES := pyproject.toml setup.py $(wildcard kernels/*.h kernels/*.cpp kernels/*/*.h kernels/*/*.cpp)
 PYTEST_ARGS ?= -n auto
 
-.PHONY: install demo test test-long games-report bench clean
+.PHONY: install demo test test-long games-report bench bench-gpu clean
 
 install: $(VENV)/.installed
 
@@ -34,6 +34,10 @@ games-report: install
 
 bench: install
 	$(PYTHON) benchmarks/cpu_fps.py
+
+# On a GPU machine: cule on the GPU against ale-py, AtariVectorEnv and EnvPool (those installed).
+bench-gpu: install
+	$(PYTHON) benchmarks/fps.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info cule/*.so

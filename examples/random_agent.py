@@ -21,7 +21,7 @@ def main() -> None:
                        full_action_space=False)
     env.reset(seed=args.seed)
     generator = torch.Generator().manual_seed(args.seed)
-    score = torch.zeros(args.num_envs)
+    score = torch.zeros(args.num_envs, device=env.device)
     finished = []
     for _ in range(args.steps):
         actions = torch.randint(0, len(env.action_set), (args.num_envs,), generator=generator)
