@@ -14,12 +14,11 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
-from .backends import CpuBackend
+from .backends import SCREEN_HEIGHT, SCREEN_WIDTH, CpuBackend
 from .games import SCHEMES, Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
 
-SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
 # "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
 OBS_TYPES = ("pixels", "ram")
 _POWER_ON_SWITCHES_B = 0x3F   # COLOR, both difficulty switches at B, SELECT and RESET up

@@ -1,5 +1,5 @@
 // CUDA entry points, compiled at first use by NVRTC from the same headers as the CPU backend
-// (cule/cuda.py launches them). One thread per environment, or per observation byte.
+// (cule/backends/cuda.py launches them). One thread per environment, or per observation byte.
 // CULE_GAME, when defined, fixes the game at compile time so that the per-game settings fold to
 // straight-line code.
 #include "env.h"

@@ -236,9 +236,12 @@ class VecEnv {
                  const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) const {
         if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
             throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
+        const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
         AreaAxis ys, xs;
-        area_axis(SCREEN_HEIGHT, height, ys);
-        area_axis(SCREEN_WIDTH, width, xs);
+        if (resize) {   // the weights only where frames shrink: the full-size path stays lean
+            area_axis(SCREEN_HEIGHT, height, ys);
+            area_axis(SCREEN_WIDTH, width, xs);
+        }
         const ObserveConfig cfg = {height, width, (u8)grey, &ys, &xs};
         const i32 channels = observe_channels(cfg), frame_bytes = height * width * channels;
         check_length(out.size() / frame_bytes, "observation buffer");
@@ -249,7 +252,7 @@ class VecEnv {
 #pragma omp parallel for num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
             u8* dst = o + (size_t)i * frame_bytes;
-            if (height == SCREEN_HEIGHT && width == SCREEN_WIDTH) {   // observe_element's first case, unrolled
+            if (!resize) {   // observe_element's first case, unrolled
                 const Console& c = machines_[i].console;
                 const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
                 if (grey) pool[i] ? full_frame<true, true>(frame, previous, dst) : full_frame<true, false>(frame, previous, dst);

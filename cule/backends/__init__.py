@@ -10,6 +10,8 @@ backend's device, and every call takes and returns torch tensors there.
 
 Every returned tensor is fresh: a backend never writes into a tensor it has handed out.
 """
-from .cpu import CpuBackend
+SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160   # ALE's frame
+
+from .cpu import CpuBackend  # noqa: E402  (after the constants it imports)
 
 __all__ = ["CpuBackend"]

@@ -5,8 +5,7 @@ import numpy as np
 import torch
 
 from .. import _cpu
-
-SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
+from . import SCREEN_HEIGHT, SCREEN_WIDTH
 
 
 class CpuBackend:

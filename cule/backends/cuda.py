@@ -17,8 +17,8 @@ import torch
 
 from .. import _cpu
 from ..nvrtc import CUDA_ENTRY, KERNELS
+from . import SCREEN_HEIGHT, SCREEN_WIDTH
 
-SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160
 SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
