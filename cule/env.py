@@ -68,16 +68,11 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
 
 
 def _check_image_size(height, width) -> tuple[int, int]:
-    """Frames shrink with OpenCV's INTER_AREA weights. OpenCV takes another path (integer
-    averages) when both scales are whole numbers other than 1; cule does not have that one."""
+    """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/resize.h)."""
     height, width = _check_positive_int("img_height", height), _check_positive_int("img_width", width)
     if height > SCREEN_HEIGHT or width > SCREEN_WIDTH:
         raise ValueError(f"img_height x img_width must be at most {SCREEN_HEIGHT} x {SCREEN_WIDTH} (frames can "
                          f"only shrink), got {height} x {width}")
-    whole = SCREEN_HEIGHT % height == 0 and SCREEN_WIDTH % width == 0
-    if whole and (height, width) != (SCREEN_HEIGHT, SCREEN_WIDTH):
-        raise ValueError(f"img_height x img_width = {height} x {width} divides 210 x 160 exactly, where OpenCV "
-                         "averages whole blocks, which cule does not do yet; choose another size (e.g. 84 x 84)")
     return height, width
 
 

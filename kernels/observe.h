@@ -25,6 +25,7 @@ CULE_HD u8 observe_element(const Machine& m, const u8* screen, bool pool, const 
     const u8* previous = console_previous_screen(m.console, screen);
     auto source = [&](i32 sy, i32 sx) { return observed_channel(frame, previous, pool, o.grey, sy * SCREEN_WIDTH + sx, c); };
     if (o.height == SCREEN_HEIGHT && o.width == SCREEN_WIDTH) return source(y, x);
+    if (o.ys->block && o.xs->block) return block_pixel(source, o.ys->block, y, o.xs->block, x);
     return area_pixel(source, *o.ys, y, *o.xs, x);
 }
 

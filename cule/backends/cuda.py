@@ -22,7 +22,7 @@ from . import SCREEN_HEIGHT, SCREEN_WIDTH
 SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
-AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/resize.h (4,204 bytes each)
+AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/resize.h (4,208 bytes each)
 KERNEL_NAMES = ("cule_step", "cule_reset", "cule_observe", "cule_area_axes", "cule_layout")
 
 
