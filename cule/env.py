@@ -1,6 +1,7 @@
 """CuleEnv: N Atari environments stepped together, observations and rewards as torch tensors."""
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import os
@@ -181,6 +182,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
         self._recent: list[torch.Tensor] = []
         self._pooled = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)   # newest frames max-pooled
+        # A cule.profiling.PhaseTimer, or None: step() then times "emulation" and "rendering".
+        self.phase_timer = None
 
     # ---- API ---------------------------------------------------------------------------------
 
@@ -214,10 +217,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise RuntimeError("call reset() before step()")
         ids = self._action_ids_on_device[self._check_actions(actions)]
         restarting = self._vec.pending_resets()   # NextStep: these start a new episode in this step
-        rewards, terminated, truncated = self._vec.step(ids)
-        self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
-        self._recent = self._recent[1:] + [self._observe_frame()]
-        self._restart_stacks(restarting, self._recent[-1])
+        with self._phase("emulation"):
+            rewards, terminated, truncated = self._vec.step(ids)
+        with self._phase("rendering"):
+            self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
+            self._recent = self._recent[1:] + [self._observe_frame()]
+            self._restart_stacks(restarting, self._recent[-1])
         if self.reward_clipping:
             rewards = rewards.clamp(-1, 1)
         info = self._info()
@@ -357,6 +362,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"action {a[bad][0].item()} is out of range: actions are 0..{n - 1} "
                              f"({'full' if n == 18 else 'minimal'} action set of {self.game.id})")
         return a
+
+    def _phase(self, name: str):
+        return self.phase_timer(name) if self.phase_timer is not None else contextlib.nullcontext()
 
     def _observation(self) -> torch.Tensor:
         """(N, stack_num, ...) from the recent frames: a fresh tensor, the caller's to keep."""

@@ -185,3 +185,24 @@ def test_set_reset_states_restarts_episodes_from_captured_states():
     assert torch.equal(env.get_states()[0], env.get_states()[1])
     with pytest.raises(ValueError, match="states must be uint8 of shape"):
         env.set_reset_states(np.zeros((1, 10), dtype=np.uint8))
+
+
+def test_phase_timer_times_the_env_and_the_caller():
+    from cule.profiling import PhaseTimer
+    env = CuleEnv("pong", num_envs=2, frameskip=4)
+    timer = PhaseTimer(env.device)
+    env.phase_timer = timer
+    env.reset(seed=0)
+    for _ in range(3):
+        with timer("inference"):
+            actions = torch.zeros(2, dtype=torch.int64)
+        env.step(actions)
+    seconds = timer.seconds()
+    assert set(seconds) == {"emulation", "rendering", "inference"}
+    assert seconds["emulation"] > 0 and seconds["rendering"] > 0
+    assert "emulation" in timer.report() and "(" in timer.report()
+    timer.reset()
+    assert timer.seconds() == {}
+    env.phase_timer = None   # timing off again: the env steps as before
+    env.step(torch.zeros(2, dtype=torch.int64))
+    assert timer.seconds() == {}
