@@ -1,8 +1,10 @@
-"""Videos of chosen environments of a vector env, one animated GIF per episode (gymnasium's
-RecordVideo does not take vector envs). Frames are the emulator's palette indices, so the GIF
-keeps the exact NTSC colours without quantising, and needs no imaging library.
+"""Videos of chosen environments of a vector env, one file per episode (gymnasium's RecordVideo
+does not take vector envs): animated GIFs by default, or MP4 (H.264) with imageio-ffmpeg
+(`pip install 'cule[video]'`). Frames are the emulator's palette indices, so the GIF keeps the
+exact NTSC colours without quantising, and needs no imaging library.
 
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", env_ids=[0, 1])
+    env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", video_format="mp4")
 """
 from __future__ import annotations
 
@@ -57,15 +59,49 @@ def write_gif(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0)
     Path(path).write_bytes(bytes(out + b"\x3b"))
 
 
-class RecordVideo(gymnasium.vector.VectorWrapper):
-    """Records environments `env_ids` of a CuleEnv: `<folder>/env<i>-episode<k>.gif` when an
-    episode of env i ends, and the unfinished ones on close(). Needs NextStep autoreset, where
-    the step that ends an episode still shows its last frame."""
+def _imageio_ffmpeg():
+    try:
+        import imageio_ffmpeg
+    except ImportError as e:
+        raise ImportError("MP4 videos need imageio-ffmpeg: pip install 'cule[video]' (or video_format='gif')") from e
+    return imageio_ffmpeg
 
-    def __init__(self, env, folder: str | Path, env_ids: Sequence[int] = (0,), fps: float = 30.0):
+
+def write_mp4(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
+    """An H.264 MP4 (yuv420p, what players expect) of frames of ALE palette indices."""
+    if not len(frames):
+        raise ValueError("write_mp4 needs at least one frame")
+    height, width = frames[0].shape
+    palette = _cpu.palette_rgb().astype(np.uint8)
+    # macro_block_size=1: keep 160 x 210 (both even, as yuv420p needs) instead of padding to 16s.
+    writer = _imageio_ffmpeg().write_frames(str(path), (width, height), fps=fps, codec="libx264",
+                                            macro_block_size=1, ffmpeg_log_level="error")
+    writer.send(None)
+    try:
+        for frame in frames:
+            writer.send(np.ascontiguousarray(palette[np.asarray(frame, dtype=np.uint8)]))
+    finally:
+        writer.close()
+
+
+WRITERS = {"gif": write_gif, "mp4": write_mp4}
+
+
+class RecordVideo(gymnasium.vector.VectorWrapper):
+    """Records environments `env_ids` of a CuleEnv: `<folder>/env<i>-episode<k>.<video_format>`
+    when an episode of env i ends, and the unfinished ones on close(). Needs NextStep autoreset,
+    where the step that ends an episode still shows its last frame."""
+
+    def __init__(self, env, folder: str | Path, env_ids: Sequence[int] = (0,), fps: float = 30.0,
+                 video_format: str = "gif"):
         super().__init__(env)
         if env.metadata.get("autoreset_mode") != AutoresetMode.NEXT_STEP:
             raise ValueError("RecordVideo needs autoreset_mode='NextStep'")
+        if video_format not in WRITERS:
+            raise ValueError(f"video_format must be one of {sorted(WRITERS)}, got {video_format!r}")
+        if video_format == "mp4":
+            _imageio_ffmpeg()   # missing: say so now, not at the end of the first episode
+        self.video_format = video_format
         self.env_ids = [int(i) for i in env_ids]
         bad = [i for i in self.env_ids if not 0 <= i < env.num_envs]
         if bad:
@@ -100,7 +136,8 @@ class RecordVideo(gymnasium.vector.VectorWrapper):
 
     def _save(self, i: int) -> None:
         if self._frames[i]:
-            write_gif(self.folder / f"env{i}-episode{self._episodes[i]}.gif", self._frames[i], self.fps)
+            path = self.folder / f"env{i}-episode{self._episodes[i]}.{self.video_format}"
+            WRITERS[self.video_format](path, self._frames[i], self.fps)
             self._episodes[i] += 1
         self._frames[i] = []
 
