@@ -165,6 +165,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             console.count_frame()
             pool.append(console.state())
 
+        self._rom, self._post_reset_state = rom, pool[0]
         legal = sum(1 << a for a in self.game.legal_actions)
         p = float(repeat_action_probability)
         if self.device.type == "cpu":
@@ -269,6 +270,25 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         (len(env_ids), state_size), a tensor (any device) or an array."""
         ids = self._env_ids(env_ids)
         self._vec.set_states(self._bytes_arg("states", states, (len(ids), _cpu.STATE_SIZE)), ids)
+
+    def states_from_ale(self, ale_states: Sequence) -> torch.Tensor:
+        """States saved by ale-py 0.12.1 (`ALEInterface.cloneState()`: ALEState objects or their
+        serialize() bytes, of this game) as cule states (K, state_size) on the env's device, for
+        set_states (into chosen envs) or set_reset_states (episodes start there). The machine is
+        ALE's; what ALE does not save starts as after a reset: the screen is black until the
+        next frame, the sticky actions are NOOP."""
+        from .ale_state import parse_ale_state
+        rows = []
+        for k, state in enumerate(ale_states):
+            raw = state.serialize() if hasattr(state, "serialize") else state
+            if not isinstance(raw, (bytes, bytearray, memoryview)):
+                raise TypeError(f"ale_states[{k}] must be an ale_py.ALEState or its serialize() bytes, "
+                                f"got {type(state).__name__}")
+            fields = parse_ale_state(bytes(raw), self.game, self._rom)
+            rows.append(_cpu.state_from_ale(self._post_reset_state, self.game.index, fields))
+        if not rows:
+            raise ValueError("states_from_ale needs at least one state")
+        return torch.from_numpy(np.stack(rows)).to(self.device)
 
     def set_reset_states(self, states) -> None:
         """Replaces the reset pool: episodes that start from now on start from one of `states`
