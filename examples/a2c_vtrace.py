@@ -1,0 +1,166 @@
+"""A2C with V-trace off-policy correction (Espeholt et al., 2018) and the multi-batch strategy of
+the CuLE paper (Dalton et al., 2020, "Accelerating Reinforcement Learning through GPU Atari
+Emulation": Fig. 7 and Table 3).
+
+The strategy, as the paper specifies it: the envs form num_batches equal groups; all envs
+advance together, one step at a time, with the current policy, and every steps_per_update steps
+(SPU) the network is updated once, on the next group in turn, from that group's last num_steps
+steps (N-steps) and its current observations to bootstrap from. Only the newest of those steps
+come from the current policy, so V-trace corrects the others with the ratio of the current
+policy's probability of each stored action to the behaviour policy's, stored when the action was
+drawn (rho-bar = c-bar = 1 by default). Every configuration of the paper's Table 3 has
+num_batches x SPU = N-steps, so that each transition is learnt from exactly once; num_batches 1
+with SPU = N-steps is plain A2C, all ratios 1. The defaults are Table 3's fastest one-GPU
+configuration: 1,200 envs, 20 groups, N-steps 20, SPU 1 (one update of 60 envs x 20 steps per
+step of all envs). Where the paper is silent the defaults are the NVlabs CuLE examples':
+RMSprop at 6.5e-4, entropy 0.01, value loss 0.5, gradient norm 0.5, rewards clipped, discount
+0.99. All of it is starting points, not tuned on this implementation yet.
+
+Rollout storage is a ring of the last N-steps steps of every env, on the env's device.
+
+    # one GPU, until the mean evaluation score reaches 18
+    python examples/a2c_vtrace.py --game Pong --target-score 18
+    # K GPUs of one machine: one process and one CuleEnv of --num-envs envs per GPU, DDP over NCCL
+    torchrun --standalone --nproc_per_node=K examples/a2c_vtrace.py --game Pong
+    # plain A2C (single batch, on-policy): the paper's Table 3 baseline
+    python examples/a2c_vtrace.py --num-batches 1 --num-steps 5 --steps-per-update 5
+    # CPU smoke run (torchrun with --device cpu uses gloo)
+    python examples/a2c_vtrace.py --device cpu --num-envs 8 --num-batches 2 --num-steps 4 --steps-per-update 2 \\
+        --total-frames 10000 --eval-envs 2
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import torch
+from torch.distributions import Categorical
+
+import common
+from common import RunArgs
+from cule.profiling import PhaseTimer
+
+
+@dataclass
+class Args(RunArgs):
+    num_envs: int = 1200
+    """training environments per process (per GPU under torchrun); a multiple of num_batches"""
+    total_frames: int = 20_000_000
+    """emulator frames to train for, all processes together (4 per agent step)"""
+    num_steps: int = 20
+    """N-steps: the steps of a group that one update learns from"""
+    num_batches: int = 20
+    """groups of envs, updated in turn"""
+    steps_per_update: int = 1
+    """SPU: steps of all envs between two updates"""
+    learning_rate: float = 6.5e-4
+    """RMSprop's learning rate"""
+    gamma: float = 0.99
+    """discount factor"""
+    rho_bar: float = 1.0
+    """V-trace's clip of the importance weights in the temporal differences"""
+    c_bar: float = 1.0
+    """V-trace's clip of the importance weights in the traces"""
+    ent_coef: float = 0.01
+    """entropy bonus coefficient"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """gradient norm clip"""
+
+
+def vtrace(log_rhos: torch.Tensor, rewards: torch.Tensor, dones: torch.Tensor, values: torch.Tensor, gamma: float,
+           rho_bar: float = 1.0, c_bar: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """V-trace targets v_s and policy-gradient advantages (Espeholt et al., 2018, eq. 1 and
+    section 4.2) over time-major (T, M) tensors. log_rhos: log pi(a_t|x_t) - log mu(a_t|x_t);
+    values: (T + 1, M), V(x_0) .. V(x_T), the last one to bootstrap from; dones[t]: no bootstrap
+    from x_{t+1} into step t."""
+    rhos = log_rhos.exp()
+    clipped_rhos, cs = rhos.clamp(max=rho_bar), rhos.clamp(max=c_bar)
+    discounts = gamma * (~dones).float()
+    deltas = clipped_rhos * (rewards + discounts * values[1:] - values[:-1])
+    corrections = torch.zeros_like(values)   # v_s - V(x_s), 0 at s = T
+    for t in reversed(range(len(rewards))):
+        corrections[t] = deltas[t] + discounts[t] * cs[t] * corrections[t + 1]
+    targets = values + corrections
+    advantages = clipped_rhos * (rewards + discounts * targets[1:] - values[:-1])
+    return targets[:-1], advantages
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = common.parse_args(Args, argv)
+    if args.num_envs % args.num_batches:
+        raise ValueError(f"--num-envs ({args.num_envs}) must be a multiple of --num-batches ({args.num_batches})")
+    dist = common.setup_distributed(args.device)
+    torch.manual_seed(args.seed + dist.rank)
+    device = dist.device
+
+    timer = PhaseTimer(device)
+    env = common.TrainingEnv(args, dist, timer)
+    agent = common.ActorCritic(env.num_actions).to(device)
+    model = common.wrap_ddp(agent, dist)
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)
+    run = common.Run("a2c_vtrace", args, dist, agent, env, timer,
+                     loss_names=("policy_loss", "value_loss", "entropy", "rho"))
+
+    def policy(obs: torch.Tensor) -> torch.Tensor:
+        return Categorical(logits=agent(obs)[0], validate_args=False).sample()
+
+    # A ring of the last num_steps steps of every env: slot step % num_steps holds step `step`.
+    steps, n = args.num_steps, args.num_envs
+    obs = torch.zeros((steps, *env.obs.shape), dtype=torch.uint8, device=device)
+    actions = torch.zeros((steps, n), dtype=torch.long, device=device)
+    behaviour_logprobs = torch.zeros((steps, n), device=device)
+    rewards = torch.zeros((steps, n), device=device)
+    dones = torch.zeros((steps, n), dtype=torch.bool, device=device)
+    ring = torch.arange(steps, device=device)
+    group_size = n // args.num_batches
+    group = 0
+
+    for step in itertools.count():
+        slot = step % steps
+        obs[slot] = env.obs
+        with torch.no_grad(), timer("inference"):
+            pi = Categorical(logits=model(env.obs)[0], validate_args=False)
+            actions[slot] = pi.sample()
+            behaviour_logprobs[slot] = pi.log_prob(actions[slot])
+        rewards[slot], dones[slot] = env.step(actions[slot])
+
+        # Every steps_per_update steps, once the ring is full: one update on the next group.
+        if (step + 1) % args.steps_per_update == 0 and step + 1 >= steps:
+            envs = slice(group * group_size, (group + 1) * group_size)
+            group = (group + 1) % args.num_batches
+            window = (ring + step + 1) % steps   # the ring's slots, oldest step first
+            with timer("forward"):
+                x = torch.cat([obs[window, envs].flatten(0, 1), env.obs[envs]])   # + the bootstrap observations
+                logits, values = model(x)
+                values = values.view(steps + 1, group_size)
+                pi = Categorical(logits=logits[:-group_size].view(steps, group_size, -1), validate_args=False)
+                logprobs = pi.log_prob(actions[window, envs])
+                log_rhos = logprobs.detach() - behaviour_logprobs[window, envs]
+                targets, advantages = vtrace(log_rhos, rewards[window, envs], dones[window, envs], values.detach(),
+                                             args.gamma, args.rho_bar, args.c_bar)
+                policy_loss = -(advantages * logprobs).mean()
+                value_loss = 0.5 * ((targets - values[:-1]) ** 2).mean()
+                entropy = pi.entropy().mean()
+                loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
+
+            optimizer.zero_grad()
+            with timer("backward"):   # with several processes, DDP averages the gradients here
+                loss.backward()
+            with timer("optimizer"):
+                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                optimizer.step()
+            run.add_losses(loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
+                           rho=log_rhos.exp().mean())
+
+        if run.end_iteration(policy):
+            break
+
+    summary = run.finish()
+    common.cleanup_distributed()
+    return summary
+
+
+if __name__ == "__main__":
+    main()

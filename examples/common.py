@@ -1,0 +1,482 @@
+"""Plumbing shared by the training examples (ppo.py, a2c_vtrace.py, dqn.py); each algorithm stays
+whole in its own file.
+
+Here: the arguments every script takes and their command-line parsing, torchrun set-up, the
+Nature-CNN networks, the training env with the bookkeeping each script does on its steps, the
+evaluation protocol, and `Run`, which logs, evaluates, decides when to stop and writes the results.
+Nothing in a training loop copies observations to the host: the few host reads (log lines,
+evaluations, the stop decision) happen at log and evaluation intervals only.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import dataclasses
+import datetime
+import inspect
+import json
+import math
+import os
+import sys
+import textwrap
+import time
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import torch
+import torch.distributed
+from torch import nn
+
+import cule
+from cule.profiling import PhaseTimer
+
+Policy = Callable[[torch.Tensor], torch.Tensor]   # uint8 observations (N, 4, 84, 84) -> N actions
+
+
+# ---- arguments -------------------------------------------------------------------------------
+
+@dataclass
+class RunArgs:
+    """The arguments every script takes; each script's Args adds its algorithm's and sets its own
+    defaults for num_envs, total_frames and the intervals."""
+    game: str = "Pong"
+    """the game, as cule.list_games() names it"""
+    num_envs: int = 1024
+    """training environments per process (per GPU under torchrun)"""
+    total_frames: int = 20_000_000
+    """emulator frames to train for, all processes together (4 per agent step)"""
+    seed: int = 1
+    """seed of the networks, the sampling and the envs; process r uses seed + r"""
+    device: str = "cuda" if torch.cuda.is_available() else "cpu"
+    """where the training envs, the network and every rollout tensor live (cuda: cuda:LOCAL_RANK under torchrun)"""
+    repeat_action_probability: float = 0.25
+    """sticky actions of the training envs (v5's 0.25, which evaluations always use)"""
+    life_loss_done: bool = True
+    """a lost life ends the bootstrap (the game goes on), as DeepMind's EpisodicLife wrapper"""
+    eval_every: int = 1_000_000
+    """frames between evaluations (0: only the one at the end)"""
+    eval_envs: int = 16
+    """evaluation episodes, one per env: sticky actions 0.25, whole games, raw scores"""
+    eval_max_frames: int = 108_000
+    """frames after which an evaluation episode is cut (the v5 protocol's 108,000)"""
+    eval_device: str = "cpu"
+    """where the evaluation envs run (see evaluate(): the CPU is faster for a few whole episodes)"""
+    target_score: float | None = None
+    """stop when the mean evaluation score reaches this, recording the time and frames it took"""
+    log_every: int = 500_000
+    """frames between log lines"""
+    logdir: str | None = None
+    """directory of progress.csv, summary.json and TensorBoard's events (default runs/<algo>-<game>-s<seed>-<time>)"""
+    save_weights: str | None = None
+    """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
+
+
+def parse_args(cls: type, argv: Sequence[str] | None = None):
+    """An instance of the dataclass `cls` from the command line: one --flag-name per field, its help
+    the string under the field (CleanRL's convention), booleans as --flag / --no-flag."""
+    parser = argparse.ArgumentParser(description=sys.modules[cls.__module__].__doc__,
+                                     formatter_class=_HelpFormatter)
+    hints, docs = typing.get_type_hints(cls), _field_docs(cls)
+    for field in dataclasses.fields(cls):
+        kind = hints[field.name]
+        if isinstance(kind, types.UnionType):   # `X | None`: the flag takes an X, None is the default
+            kind = next(k for k in typing.get_args(kind) if k is not type(None))
+        flag = "--" + field.name.replace("_", "-")
+        if kind is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default,
+                                help=docs.get(field.name))
+        else:
+            parser.add_argument(flag, type=kind, default=field.default, help=docs.get(field.name))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    pass
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """The string literal under each field of `cls` and of its dataclass bases."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__[:-1]):
+        body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body
+        for stmt, after in zip(body, body[1:]):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = after.value.value
+    return docs
+
+
+# ---- processes and devices ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Dist:
+    rank: int
+    world_size: int
+    device: torch.device
+
+    @property
+    def is_main(self) -> bool:
+        return self.rank == 0
+
+
+def setup_distributed(device: str) -> Dist:
+    """One process per GPU under torchrun (RANK, LOCAL_RANK and WORLD_SIZE in the environment),
+    gradients averaged by DistributedDataParallel over NCCL, or gloo for the CPU backend; a single
+    process otherwise. Under torchrun a CUDA device is always cuda:LOCAL_RANK."""
+    dev = torch.device(device)
+    distributed = "RANK" in os.environ
+    if dev.type == "cuda":
+        index = int(os.environ["LOCAL_RANK"]) if distributed else dev.index
+        dev = torch.device("cuda", torch.cuda.current_device() if index is None else index)
+        torch.cuda.set_device(dev)   # CUDA events and the env's kernels use the current device
+        torch.backends.cudnn.benchmark = True          # fixed batch shapes: pick the fastest convolutions
+        torch.set_float32_matmul_precision("high")     # TF32 matrix products
+    if not distributed:
+        return Dist(0, 1, dev)
+    # Process 0 evaluates while the others wait in the next collective: allow for long evaluations.
+    timeout = datetime.timedelta(hours=1)
+    if dev.type == "cuda":
+        torch.distributed.init_process_group("nccl", device_id=dev, timeout=timeout)
+    else:
+        torch.distributed.init_process_group("gloo", timeout=timeout)
+    return Dist(torch.distributed.get_rank(), torch.distributed.get_world_size(), dev)
+
+
+def wrap_ddp(model: nn.Module, dist: Dist) -> nn.Module:
+    """`model` as the training loop calls it: under DistributedDataParallel when there are several
+    processes (which also copies process 0's initial weights to the others)."""
+    if dist.world_size == 1:
+        return model
+    device_ids = [dist.device.index] if dist.device.type == "cuda" else None
+    return nn.parallel.DistributedDataParallel(model, device_ids=device_ids)
+
+
+def broadcast_flag(flag: bool, dist: Dist) -> bool:
+    """Process 0's `flag`, on every process."""
+    if dist.world_size == 1:
+        return flag
+    t = torch.tensor([int(flag)], device=dist.device)
+    torch.distributed.broadcast(t, src=0)
+    return bool(t.item())
+
+
+def cleanup_distributed() -> None:
+    if torch.distributed.is_initialized():
+        torch.distributed.barrier()
+        torch.distributed.destroy_process_group()
+
+
+# ---- networks ----------------------------------------------------------------------------------
+
+def layer_init(layer: nn.Module, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Module:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+class NatureCNN(nn.Module):
+    """Mnih et al. (2015)'s trunk: uint8 frame stacks (N, 4, 84, 84), scaled to [0, 1] here, on
+    the device they arrive on, to 512 features."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(
+            layer_init(nn.Conv2d(4, 32, 8, stride=4)), nn.ReLU(),
+            layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
+            layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
+            nn.Flatten(),
+            layer_init(nn.Linear(64 * 7 * 7, 512)), nn.ReLU(),
+        )
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.net(obs.float() / 255.0)
+
+
+class ActorCritic(nn.Module):
+    """NatureCNN with a policy head (action logits) and a value head, as PPO and A2C use it."""
+
+    def __init__(self, num_actions: int):
+        super().__init__()
+        self.trunk = NatureCNN()
+        self.policy = layer_init(nn.Linear(512, num_actions), std=0.01)
+        self.value = layer_init(nn.Linear(512, 1), std=1.0)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.trunk(obs)
+        return self.policy(features), self.value(features).squeeze(-1)
+
+
+# ---- environments ------------------------------------------------------------------------------
+
+class TrainingEnv:
+    """The training CuleEnv and what every script does with its steps, on the device.
+
+    AtariVectorEnv's settings, sticky actions as --repeat-action-probability says, and two choices:
+    - raw rewards: step() clips them to [-1, 1] for the loss and adds the raw ones to the episode
+      returns that are logged;
+    - SameStep autoreset: the step that ends an episode already returns the next episode's first
+      observation, so every stored transition is a real one and `done` just cuts the bootstrap.
+      (NextStep would leave one transition per episode whose action the env ignores, to be masked
+      out of every loss.) Truncated episodes (108,000 frames) count as ended, without bootstrap.
+    Lives: with episodic_life a lost life would restart the game, so the agent would never see the
+    later stages of a game; life_loss_done instead cuts the bootstrap where info["lives"] drops
+    while the game goes on, and only real game ends (terminated or truncated) end the logged
+    returns.
+    """
+
+    def __init__(self, args: RunArgs, dist: Dist, timer: PhaseTimer):
+        self.env = cule.atari_vector_env(args.game, args.num_envs, device=dist.device, reward_clipping=False,
+                                         repeat_action_probability=args.repeat_action_probability,
+                                         autoreset_mode="SameStep")
+        self.env.phase_timer = timer   # the env times "emulation" and "rendering" itself
+        self.num_envs = args.num_envs
+        self.num_actions = int(self.env.single_action_space.n)
+        self.life_loss_done = args.life_loss_done
+        self.obs, info = self.env.reset(seed=args.seed + dist.rank)
+        self.lives = info["lives"]
+        self.frames = 0   # emulator frames so far, all processes together
+        self.frames_per_step = args.num_envs * self.env.frameskip * dist.world_size
+        device = self.env.device
+        self.episode_returns = torch.zeros(args.num_envs, device=device)
+        self.finished_return_sum = torch.zeros((), device=device)
+        self.finished_count = torch.zeros((), device=device)
+
+    def step(self, actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Steps with `actions` (on the device); the new observations are then in self.obs.
+        Returns the clipped rewards as floats and `done`: the value of the new observation must
+        not be bootstrapped into this step's (game over, truncation, or a lost life)."""
+        obs, reward, terminated, truncated, info = self.env.step(actions)
+        game_over = terminated | truncated
+        self.episode_returns += reward
+        self.finished_return_sum += (self.episode_returns * game_over).sum()
+        self.finished_count += game_over.sum()
+        self.episode_returns.masked_fill_(game_over, 0.0)
+        done = game_over
+        if self.life_loss_done:
+            done = done | (info["lives"] < self.lives)
+        self.lives = info["lives"]
+        self.obs = obs
+        self.frames += self.frames_per_step
+        return reward.clamp(-1, 1).float(), done
+
+    def pop_mean_return(self) -> float | None:
+        """The mean raw return of the games finished since the last call (None if none): a host read."""
+        total, count = torch.stack([self.finished_return_sum, self.finished_count]).tolist()
+        mean = total / count if count else None
+        self.finished_return_sum.zero_()
+        self.finished_count.zero_()
+        return mean
+
+
+@torch.no_grad()
+def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, max_frames: int = 108_000,
+             policy_device: torch.device | str = "cpu") -> tuple[float, list[float]]:
+    """The v5 protocol on envs of their own: sticky actions 0.25, raw rewards, whole games (no
+    life-loss ends), episodes cut at `max_frames`; each env counts only its first episode. Returns
+    the mean score and the scores.
+
+    The envs run on `device`; the policy on `policy_device`, only the small observation batch
+    crossing. The CPU is the better place for these few envs: a GPU step costs about 0.2 s
+    however many envs it runs, so a whole game of a few thousand steps takes minutes there and
+    seconds on the CPU.
+    """
+    env = cule.atari_vector_env(game, num_envs, device=device, repeat_action_probability=0.25,
+                                reward_clipping=False, episodic_life=False, max_num_frames_per_episode=max_frames)
+    obs, _ = env.reset(seed=seed)
+    scores = torch.zeros(num_envs, device=env.device)
+    finished = torch.zeros(num_envs, dtype=torch.bool, device=env.device)
+    while not finished.all():
+        obs, reward, terminated, truncated, _ = env.step(policy(obs.to(policy_device)))
+        scores += reward * ~finished
+        finished |= terminated | truncated
+    scores_list = scores.tolist()
+    return sum(scores_list) / num_envs, scores_list
+
+
+# ---- logs, evaluations, stop, results ----------------------------------------------------------
+
+class Run:
+    """What a training script does besides learning. Process 0 writes the log lines (progress.csv,
+    TensorBoard when installed, a progress bar or a printed line) with the timing breakdown and
+    runs the evaluations; every process stops at the same point (frame budget or target score)
+    and can save its weights; process 0 writes summary.json at the end.
+
+    `model` is the network itself (not its DistributedDataParallel wrapper): its weights are the
+    ones snapshotted, compared and saved. Times: wall_seconds since the start, train_seconds the
+    same less the evaluations (training is suspended while they run, as in the CuLE paper's
+    curves)."""
+
+    def __init__(self, algo: str, args: RunArgs, dist: Dist, model: nn.Module, env: TrainingEnv,
+                 timer: PhaseTimer, loss_names: Sequence[str]):
+        self.algo, self.args, self.dist, self.model, self.env, self.timer = algo, args, dist, model, env, timer
+        self.loss_names = ("loss", *loss_names)
+        self.initial_params = _snapshot(model)
+        self.updates = 0
+        self.losses: list[float] = []   # process 0's: the total loss of every update, read at log lines
+        self._pending: dict[str, list[torch.Tensor]] = {name: [] for name in self.loss_names}
+        self.eval_score: float | None = None
+        self.eval_scores: list[float] = []
+        self.reached_target: dict | None = None
+        self._next_log, self._next_eval = args.log_every, args.eval_every
+        self._start = time.perf_counter()
+        self._eval_seconds = 0.0
+        self._last = (0, 0.0)            # frames and train seconds at the last log line
+        self.logdir = Path(args.logdir or f"runs/{algo}-{args.game}-s{args.seed}-"
+                                          f"{datetime.datetime.now():%Y%m%d-%H%M%S}")
+        if dist.is_main:
+            self._open_logs()
+
+    def add_losses(self, loss: torch.Tensor, **terms: torch.Tensor) -> None:
+        """Records one update's loss and its terms: 0-dim tensors on the training device, kept
+        there until the next log line."""
+        self.updates += 1
+        if self.dist.is_main:   # the only process that logs
+            for name, value in (("loss", loss), *terms.items()):
+                self._pending[name].append(value.detach())
+
+    def end_iteration(self, policy: Policy) -> bool:
+        """Called after each iteration with the policy to evaluate: logs and evaluates when due.
+        Returns whether to stop (the same answer on every process)."""
+        frames, every = self.env.frames, self.args.eval_every
+        out_of_frames = frames >= self.args.total_frames
+        evaluate_now = out_of_frames or (every > 0 and frames >= self._next_eval)
+        log_now = evaluate_now or frames >= self._next_log
+        if log_now:
+            self._sync()   # the clock reads below then count the work queued so far as training
+        reached = False
+        if evaluate_now:
+            if every > 0:
+                self._next_eval = _next_multiple(frames, every)
+            if self.dist.is_main:
+                self._evaluate(policy)
+                reached = self.args.target_score is not None and self.eval_score >= self.args.target_score
+                if reached:
+                    self.reached_target = dict(frames=frames, train_seconds=self._train_seconds(),
+                                        wall_seconds=time.perf_counter() - self._start)
+            reached = broadcast_flag(reached, self.dist)
+        if log_now:
+            self._next_log = _next_multiple(frames, self.args.log_every)
+            self._log(evaluated=evaluate_now)
+        return out_of_frames or reached
+
+    def finish(self) -> dict:
+        """Saves the weights if asked, writes summary.json (process 0) and returns the summary, with
+        the initial and final parameters (on the CPU) for checks."""
+        self._sync()
+        final_params = _snapshot(self.model)
+        if self.args.save_weights:
+            path = Path(self.args.save_weights)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            torch.save(final_params, f"{path}.rank{self.dist.rank}.pt")
+            if self.dist.is_main:
+                torch.save(self.initial_params, f"{path}.initial.pt")
+        summary = dict(
+            algo=self.algo, game=self.args.game, num_envs=self.args.num_envs, world_size=self.dist.world_size,
+            seed=self.args.seed, frames=self.env.frames, updates=self.updates,
+            train_seconds=self._train_seconds(), wall_seconds=time.perf_counter() - self._start,
+            eval_score=self.eval_score, eval_scores=self.eval_scores, target_score=self.args.target_score,
+            reached_target=self.reached_target,
+            params_changed=any(not torch.equal(final_params[k], v) for k, v in self.initial_params.items()),
+            device=_device_name(self.dist.device), torch=torch.__version__, cule=cule.__version__,
+            date=datetime.datetime.now().isoformat(timespec="seconds"), args=dataclasses.asdict(self.args),
+            logdir=str(self.logdir))
+        if self.dist.is_main:
+            (self.logdir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+            self._csv_file.close()
+            if self._tensorboard is not None:
+                self._tensorboard.close()
+            if self._progress is not None:
+                self._progress.close()
+        return dict(summary, losses=self.losses, initial_params=self.initial_params, final_params=final_params)
+
+    # ---- helpers -------------------------------------------------------------------------------
+
+    def _sync(self) -> None:
+        if self.dist.device.type == "cuda":
+            torch.cuda.synchronize(self.dist.device)
+
+    def _train_seconds(self) -> float:
+        return time.perf_counter() - self._start - self._eval_seconds
+
+    def _evaluate(self, policy: Policy) -> None:
+        start = time.perf_counter()
+        self.eval_score, self.eval_scores = evaluate(
+            policy, self.args.game, self.args.eval_envs, self.args.eval_device,
+            seed=self.args.seed + self.dist.world_size,   # a seed no training env uses
+            max_frames=self.args.eval_max_frames, policy_device=self.dist.device)
+        self._eval_seconds += time.perf_counter() - start
+
+    def _open_logs(self) -> None:
+        self.logdir.mkdir(parents=True, exist_ok=True)
+        self._csv_file = open(self.logdir / "progress.csv", "w", newline="")
+        self._csv = csv.writer(self._csv_file)
+        self._csv.writerow(["frames", "wall_seconds", "train_seconds", "updates", "train_return", "eval_score",
+                            "fps", *self.loss_names])
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+            self._tensorboard = SummaryWriter(str(self.logdir))
+        except ImportError:
+            print("tensorboard is not installed: progress.csv only")
+            self._tensorboard = None
+        try:
+            from tqdm import tqdm
+            self._progress = tqdm(total=self.args.total_frames, unit="frame", unit_scale=True, dynamic_ncols=True)
+        except ImportError:
+            self._progress = None
+
+    def _log(self, evaluated: bool) -> None:
+        """A log line on process 0 (its host reads happen here); every process restarts its timer."""
+        if not self.dist.is_main:
+            self.timer.reset()
+            return
+        frames, train_seconds = self.env.frames, self._train_seconds()
+        interval_seconds = train_seconds - self._last[1]
+        fps = (frames - self._last[0]) / max(interval_seconds, 1e-9)
+        self._last = (frames, train_seconds)
+        nan = torch.full((), math.nan, device=self.dist.device)
+        means = [torch.stack(values).mean() if values else nan for values in self._pending.values()]
+        losses = dict(zip(self.loss_names, torch.stack(means).tolist()))
+        if self._pending["loss"]:
+            self.losses += torch.stack(self._pending["loss"]).tolist()
+        self._pending = {name: [] for name in self.loss_names}
+        train_return = self.env.pop_mean_return()
+        eval_score = self.eval_score if evaluated else None
+        row = dict(frames=frames, wall_seconds=time.perf_counter() - self._start, train_seconds=train_seconds,
+                   updates=self.updates, train_return=train_return, eval_score=eval_score, fps=fps, **losses)
+        self._csv.writerow(["" if v is None else v for v in row.values()])
+        self._csv_file.flush()
+        if self._tensorboard is not None:
+            for name, value in row.items():
+                if value is not None and name not in ("frames", "wall_seconds", "updates"):
+                    group = "losses" if name in self.loss_names else "charts"
+                    self._tensorboard.add_scalar(f"{group}/{name}", value, frames)
+        untimed = interval_seconds - sum(self.timer.seconds().values())
+        line = (f"frames {frames:,} | train {train_seconds:.1f}s | {fps:,.0f} fps | updates {self.updates:,} | "
+                f"return {_fmt(train_return)} | eval {_fmt(eval_score)} | loss {_fmt(losses['loss'])}\n"
+                f"    time: {self.timer.report()} | not in a phase: {max(untimed, 0):.2f}s of {interval_seconds:.2f}s")
+        self.timer.reset()
+        if self._progress is not None:
+            self._progress.update(frames - self._progress.n)
+            self._progress.write(line)
+        else:
+            print(f"[{100 * frames / self.args.total_frames:5.1f}%] {line}", flush=True)
+
+
+def _next_multiple(frames: int, every: int) -> int:
+    return (frames // every + 1) * every
+
+
+def _snapshot(model: nn.Module) -> dict[str, torch.Tensor]:
+    return {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.3g}"
+
+
+def _device_name(device: torch.device) -> str:
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({os.cpu_count()} cores)"

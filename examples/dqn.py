@@ -1,0 +1,182 @@
+"""Double DQN (van Hasselt et al., 2016) on cule, after CleanRL's dqn_atari: a target network
+copied every target_update_every updates, the Huber loss, linearly annealed epsilon-greedy
+exploration, Adam, one-step targets. The replay buffer, the exploration and the updates all stay
+on the env's device.
+
+Every step all envs act (epsilon-greedy, drawn on the device) and store their transitions; then
+updates_per_step updates of batch_size transitions each. A stored transition is replayed
+updates_per_step x batch_size / num_envs times on average (the replay ratio: Nature DQN's is 8,
+one batch of 32 every 4 steps).
+
+    # one GPU
+    python examples/dqn.py --game Pong --target-score 18
+    # K GPUs of one machine: one process, CuleEnv and replay buffer per GPU, DDP over NCCL
+    torchrun --standalone --nproc_per_node=K examples/dqn.py --game Pong
+    # CPU smoke run (torchrun with --device cpu uses gloo)
+    python examples/dqn.py --device cpu --num-envs 8 --buffer-size 4096 --learning-starts 256 --batch-size 32 \\
+        --total-frames 10000 --eval-envs 2
+
+The defaults are starting points for one GPU, not tuned: 1,024 envs (a GPU step costs about the
+same for any number of envs up to a few thousand), batches of 512 and 16 updates per step
+(Nature's replay ratio of 8), a 500,000-transition buffer (28 KB each: 14 GB), CleanRL's learning
+rate, discount and epsilon schedule.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import common
+from common import RunArgs
+from cule.profiling import PhaseTimer
+
+
+@dataclass
+class Args(RunArgs):
+    num_envs: int = 1024
+    """training environments per process (per GPU under torchrun)"""
+    total_frames: int = 20_000_000
+    """emulator frames to train for, all processes together (4 per agent step)"""
+    buffer_size: int = 500_000
+    """transitions the replay buffer holds, per process"""
+    learning_starts: int = 80_000
+    """transitions stored before the first update"""
+    batch_size: int = 512
+    """transitions per update"""
+    updates_per_step: int = 16
+    """updates after every step of all envs"""
+    learning_rate: float = 1e-4
+    """Adam's learning rate"""
+    gamma: float = 0.99
+    """discount factor"""
+    target_update_every: int = 250
+    """updates between two copies of the network into the target network"""
+    start_epsilon: float = 1.0
+    """exploration at the start"""
+    end_epsilon: float = 0.01
+    """exploration after exploration_fraction of total_frames"""
+    exploration_fraction: float = 0.1
+    """the part of total_frames over which epsilon falls linearly"""
+    eval_epsilon: float = 0.01
+    """exploration during evaluations (pure greedy play can stall a game, e.g. never serving)"""
+
+
+class QNetwork(nn.Module):
+    def __init__(self, num_actions: int):
+        super().__init__()
+        self.trunk = common.NatureCNN()
+        self.q = nn.Linear(512, num_actions)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.q(self.trunk(obs))
+
+
+def epsilon_greedy(q_values: torch.Tensor, epsilon: float) -> torch.Tensor:
+    """Greedy actions, each replaced by a uniform one with probability epsilon: drawn on the device."""
+    n, num_actions = q_values.shape
+    explore = torch.rand(n, device=q_values.device) < epsilon
+    random_actions = torch.randint(num_actions, (n,), device=q_values.device)
+    return torch.where(explore, random_actions, q_values.argmax(1))
+
+
+class ReplayBuffer:
+    """Transitions of all envs in time-major slots on the device: slot i holds every env's
+    observation, action, clipped reward and done flag of one step. Observations are stored once:
+    the next observation of slot i is slot i + 1's. Where an episode or life ended that is the
+    next episode's first observation (SameStep autoreset), but `done` then cuts the bootstrap, so
+    it is never used; the newest slot, whose next observation is not stored yet, is never sampled."""
+
+    def __init__(self, capacity: int, num_envs: int, obs_shape: torch.Size, device: torch.device):
+        self.slots, self.num_envs = max(capacity // num_envs, 2), num_envs
+        self.obs = torch.zeros((self.slots, num_envs, *obs_shape), dtype=torch.uint8, device=device)
+        self.actions = torch.zeros((self.slots, num_envs), dtype=torch.long, device=device)
+        self.rewards = torch.zeros((self.slots, num_envs), device=device)
+        self.dones = torch.zeros((self.slots, num_envs), dtype=torch.bool, device=device)
+        self.newest, self.filled = -1, 0
+
+    @property
+    def transitions(self) -> int:
+        """Transitions that can be sampled."""
+        return max(self.filled - 1, 0) * self.num_envs
+
+    def add(self, obs: torch.Tensor, actions: torch.Tensor, rewards: torch.Tensor, dones: torch.Tensor) -> None:
+        self.newest = (self.newest + 1) % self.slots
+        self.filled = min(self.filled + 1, self.slots)
+        i = self.newest
+        self.obs[i], self.actions[i], self.rewards[i], self.dones[i] = obs, actions, rewards, dones
+
+    def sample(self, batch_size: int) -> tuple[torch.Tensor, ...]:
+        """obs, actions, rewards, dones, next_obs of batch_size transitions drawn uniformly."""
+        device = self.obs.device
+        age = torch.randint(1, self.filled, (batch_size,), device=device)   # 1: the slot before the newest
+        slot = (self.newest - age) % self.slots
+        env = torch.randint(self.num_envs, (batch_size,), device=device)
+        next_slot = (slot + 1) % self.slots
+        return (self.obs[slot, env], self.actions[slot, env], self.rewards[slot, env], self.dones[slot, env],
+                self.obs[next_slot, env])
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = common.parse_args(Args, argv)
+    dist = common.setup_distributed(args.device)
+    torch.manual_seed(args.seed + dist.rank)
+    device = dist.device
+
+    timer = PhaseTimer(device)
+    env = common.TrainingEnv(args, dist, timer)
+    q_network = QNetwork(env.num_actions).to(device)
+    model = common.wrap_ddp(q_network, dist)
+    target_network = copy.deepcopy(q_network)   # after wrap_ddp: process 0's weights on every process
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
+    run = common.Run("dqn", args, dist, q_network, env, timer, loss_names=("q_mean",))
+    buffer = ReplayBuffer(args.buffer_size, args.num_envs, env.obs.shape[1:], device)
+
+    def policy(obs: torch.Tensor) -> torch.Tensor:
+        return epsilon_greedy(q_network(obs), args.eval_epsilon)
+
+    exploration_frames = max(args.exploration_fraction * args.total_frames, 1)
+    updates = 0
+    while True:
+        epsilon = args.end_epsilon + (args.start_epsilon - args.end_epsilon) * max(1 - env.frames / exploration_frames, 0)
+        with torch.no_grad(), timer("inference"):
+            actions = epsilon_greedy(model(env.obs), epsilon)
+        obs = env.obs
+        rewards, dones = env.step(actions)
+        with timer("replay"):
+            buffer.add(obs, actions, rewards, dones)
+
+        ready = buffer.transitions >= max(args.learning_starts, args.batch_size)
+        for _ in range(args.updates_per_step if ready else 0):
+            with timer("replay"):
+                b_obs, b_actions, b_rewards, b_dones, b_next_obs = buffer.sample(args.batch_size)
+            with timer("forward"):
+                with torch.no_grad():   # Double DQN: the network picks the next action, the target network values it
+                    next_actions = model(b_next_obs).argmax(1, keepdim=True)
+                    next_q = target_network(b_next_obs).gather(1, next_actions).squeeze(1)
+                    targets = b_rewards + args.gamma * next_q * (~b_dones).float()
+                q = model(b_obs).gather(1, b_actions.unsqueeze(1)).squeeze(1)
+                loss = F.smooth_l1_loss(q, targets)
+            optimizer.zero_grad()
+            with timer("backward"):   # with several processes, DDP averages the gradients here
+                loss.backward()
+            with timer("optimizer"):
+                optimizer.step()
+            updates += 1
+            if updates % args.target_update_every == 0:
+                target_network.load_state_dict(q_network.state_dict())
+            run.add_losses(loss, q_mean=q.detach().mean())
+
+        if run.end_iteration(policy):
+            break
+
+    summary = run.finish()
+    common.cleanup_distributed()
+    return summary
+
+
+if __name__ == "__main__":
+    main()

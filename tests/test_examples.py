@@ -1,0 +1,153 @@
+"""The training examples (examples/ppo.py, a2c_vtrace.py, dqn.py) on the CPU backend with tiny
+settings: a few updates each, finite losses, every parameter changed, the logs written; their
+return computations against direct formulas; and two processes under torchrun (gloo) ending with
+the same weights."""
+import csv
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+sys.path.insert(0, str(EXAMPLES))   # the scripts `import common`, as they do when run from examples/
+
+
+def load(name: str):
+    """examples/<name>.py as a module (examples/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"examples_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module   # dataclasses and inspect look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+# Pong on the CPU; evaluations of 2 envs cut at 400 frames (100 steps).
+TINY = ["--game", "Pong", "--device", "cpu", "--seed", "0", "--eval-device", "cpu", "--eval-envs", "2",
+        "--eval-max-frames", "400"]
+SCRIPTS = {
+    "ppo": ["--num-envs", "4", "--num-steps", "8", "--num-minibatches", "2", "--update-epochs", "2",
+            "--total-frames", "256", "--log-every", "128", "--eval-every", "128"],
+    "a2c_vtrace": ["--num-envs", "4", "--num-batches", "2", "--num-steps", "4", "--steps-per-update", "2",
+                   "--total-frames", "256", "--log-every", "128", "--eval-every", "128"],
+    "dqn": ["--num-envs", "4", "--buffer-size", "256", "--learning-starts", "32", "--batch-size", "16",
+            "--updates-per-step", "2", "--total-frames", "256", "--log-every", "128", "--eval-every", "128"],
+}
+CSV_COLUMNS = ["frames", "wall_seconds", "train_seconds", "updates", "train_return", "eval_score", "fps", "loss"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_script_trains_and_logs(script, tmp_path):
+    summary = load(script).main([*TINY, *SCRIPTS[script], "--logdir", str(tmp_path)])
+
+    assert summary["frames"] == 256
+    assert summary["updates"] >= 2 and len(summary["losses"]) == summary["updates"]
+    assert all(math.isfinite(loss) for loss in summary["losses"])
+    unchanged = [k for k, v in summary["initial_params"].items() if torch.equal(v, summary["final_params"][k])]
+    assert not unchanged
+
+    with open(tmp_path / "progress.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0])[:len(CSV_COLUMNS)] == CSV_COLUMNS
+    assert [int(r["frames"]) for r in rows] == [128, 256]
+    assert all(r["eval_score"] for r in rows)   # evaluated every 128 frames
+    saved = json.loads((tmp_path / "summary.json").read_text())
+    assert saved["params_changed"] and saved["frames"] == 256 and saved["game"] == "Pong"
+    assert len(saved["eval_scores"]) == 2 and saved["eval_score"] == sum(saved["eval_scores"]) / 2
+
+
+def test_target_score_stops_the_run_and_is_recorded(tmp_path):
+    # Any Pong score is at least -21: the first evaluation (at 128 frames) reaches the target.
+    summary = load("a2c_vtrace").main([*TINY, *SCRIPTS["a2c_vtrace"], "--total-frames", "100000",
+                                       "--target-score", "-21", "--logdir", str(tmp_path)])
+    assert summary["frames"] == 128
+    reached = json.loads((tmp_path / "summary.json").read_text())["reached_target"]
+    assert reached["frames"] == 128 and 0 < reached["train_seconds"] <= reached["wall_seconds"]
+
+
+def test_arguments_from_the_command_line():
+    ppo = load("ppo")
+    args = ppo.common.parse_args(ppo.Args, ["--num-envs", "16", "--no-anneal-lr", "--target-score", "18.5"])
+    assert (args.num_envs, args.anneal_lr, args.target_score, args.game) == (16, False, 18.5, "Pong")
+
+
+def discounted_returns(rewards, dones, bootstrap, gamma):
+    """sum_k gamma^k r_{t+k} + gamma^(T-t) V(x_T), cut where done, by a plain loop over each env."""
+    steps, envs = rewards.shape
+    out = torch.zeros(steps, envs, dtype=torch.float64)
+    for e in range(envs):
+        running = bootstrap[e].item()
+        for t in reversed(range(steps)):
+            running = rewards[t, e].item() + gamma * running * (not dones[t, e])
+            out[t, e] = running
+    return out
+
+
+def test_on_policy_vtrace_and_gae_give_n_step_returns():
+    torch.manual_seed(0)
+    steps, envs, gamma = 6, 3, 0.9
+    rewards, values = torch.randn(steps, envs, dtype=torch.float64), torch.randn(steps + 1, envs, dtype=torch.float64)
+    dones = torch.rand(steps, envs) < 0.3
+    expected = discounted_returns(rewards, dones, values[-1], gamma)
+
+    targets, advantages = load("a2c_vtrace").vtrace(torch.zeros(steps, envs, dtype=torch.float64), rewards, dones,
+                                                    values, gamma)
+    assert torch.allclose(targets, expected)
+    next_targets = torch.cat([targets[1:], values[-1:]])
+    assert torch.allclose(advantages, rewards + gamma * (~dones) * next_targets - values[:-1])
+    gae = load("ppo").gae(rewards, values[:-1], dones, values[-1], gamma, gae_lambda=1.0)
+    assert torch.allclose(gae + values[:-1], expected)
+
+
+def test_vtrace_matches_its_definition_off_policy():
+    """Espeholt et al. (2018), eq. 1, summed term by term: v_s = V(x_s) + sum_t gamma^(t-s)
+    (c_s ... c_(t-1)) rho_t (r_t + gamma V(x_(t+1)) - V(x_t)), with truncated importance weights."""
+    torch.manual_seed(1)
+    steps, gamma, rho_bar, c_bar = 5, 0.95, 1.0, 0.8
+    log_rhos = torch.randn(steps, 1, dtype=torch.float64)
+    rewards, values = torch.randn(steps, 1, dtype=torch.float64), torch.randn(steps + 1, 1, dtype=torch.float64)
+    targets, _ = load("a2c_vtrace").vtrace(log_rhos, rewards, torch.zeros(steps, 1, dtype=torch.bool), values,
+                                           gamma, rho_bar, c_bar)
+    rho, c = log_rhos.exp().clamp(max=rho_bar)[:, 0], log_rhos.exp().clamp(max=c_bar)[:, 0]
+    r, v = rewards[:, 0], values[:, 0]
+    for s in range(steps):
+        expected = v[s] + sum(gamma ** (t - s) * torch.prod(c[s:t]) * rho[t] * (r[t] + gamma * v[t + 1] - v[t])
+                              for t in range(s, steps))
+        assert torch.allclose(targets[s, 0], expected)
+
+
+def test_replay_buffer_pairs_each_observation_with_the_next_step_s():
+    dqn = load("dqn")
+    num_envs, slots = 3, 4
+    buffer = dqn.ReplayBuffer(num_envs * slots, num_envs, torch.Size([1]), torch.device("cpu"))
+    for step in range(6):   # the buffer wraps: slots hold steps 2..5
+        obs = (10 * step + torch.arange(num_envs, dtype=torch.uint8)).view(num_envs, 1)   # 10 * step + env
+        buffer.add(obs, torch.full((num_envs,), step), torch.zeros(num_envs), torch.zeros(num_envs, dtype=torch.bool))
+    assert buffer.transitions == 3 * num_envs
+    obs, actions, _, _, next_obs = buffer.sample(1000)
+    assert set(actions.tolist()) == {2, 3, 4}   # never the newest step (5), whose next observation is not stored
+    assert torch.equal(next_obs, obs + 10)       # the same env, one step later
+
+
+def test_torchrun_two_processes_end_with_the_same_weights(tmp_path):
+    weights = tmp_path / "weights"
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
+               str(EXAMPLES / "ppo.py"), *TINY, "--num-envs", "4", "--num-steps", "8", "--num-minibatches", "2",
+               "--update-epochs", "1", "--total-frames", "256", "--eval-every", "0",
+               "--logdir", str(tmp_path / "logs"), "--save-weights", str(weights)]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+    rank0, rank1 = (torch.load(f"{weights}.rank{r}.pt") for r in (0, 1))
+    initial = torch.load(f"{weights}.initial.pt")
+    assert rank0.keys() == rank1.keys() == initial.keys()
+    assert all(torch.equal(rank0[k], rank1[k]) for k in rank0)
+    assert all(not torch.equal(rank0[k], initial[k]) for k in rank0)
+    summary = json.loads((tmp_path / "logs" / "summary.json").read_text())
+    assert summary["world_size"] == 2 and summary["frames"] == 256
