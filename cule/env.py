@@ -180,6 +180,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                                     int(max_num_frames_per_episode), legal, bool(episodic_life),
                                     bool(life_loss_info))
         self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
+        # Actions handed over as a tensor on the GPU are range-checked there, without waiting: a
+        # failed check sets `_action_error` (no env steps while it is set) and is raised at a later
+        # step, once its result has reached the host (_pending_checks: host copies behind events).
+        self._check_actions_on_device = self.device.type == "cuda"
+        self._action_error = torch.zeros(1, dtype=torch.uint8, device=self.device)
+        self._pending_checks: list[tuple[torch.Tensor, Any]] = []
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
         self._recent: list[torch.Tensor] = []
         self._pooled = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)   # newest frames max-pooled
@@ -194,6 +200,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         `seed`: one int for all the reset environments, or one per reset environment; the first
         reset without a seed draws one from the OS. As in ale-py, a seed gives a fresh console
         (frame numbers restart); without one the episode restarts on the same console."""
+        self._raise_failed_action_checks()
         mask = self._reset_mask(options)
         if not self._recent and not mask.all():
             raise ValueError("the first reset() must reset every environment (no reset_mask)")
@@ -212,14 +219,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Steps every environment with `actions` (num_envs action indices: a tensor on any
-        device, an array or a list). On a GPU nothing waits for the device but the check that
-        the actions are in range, and SameStep's test for ended episodes."""
+        device, an array or a list). On a GPU nothing waits for the device but SameStep's test
+        for ended episodes. Actions given as a tensor on the GPU are checked there: a step with
+        one out of range runs no env, and a later step() raises the ValueError (reset() then)."""
         if not self._recent:
             raise RuntimeError("call reset() before step()")
+        self._raise_failed_action_checks()
         ids = self._action_ids_on_device[self._check_actions(actions)]
         restarting = self._vec.pending_resets()   # NextStep: these start a new episode in this step
         with self._phase("emulation"):
-            rewards, terminated, truncated = self._vec.step(ids)
+            rewards, terminated, truncated = self._vec.step(ids, self._action_error)
         with self._phase("rendering"):
             self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
             self._recent = self._recent[1:] + [self._observe_frame()]
@@ -363,7 +372,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._recent[-1] = frame
 
     def _check_actions(self, actions) -> torch.Tensor:
-        """Action indices as an int64 tensor on the env's device, checked for shape, type and range."""
+        """Action indices as an int64 tensor on the env's device, checked for shape, type and
+        range (the range on the device, later, for tensors already there: see step)."""
         if isinstance(actions, torch.Tensor):
             a = actions.detach()
             if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
@@ -375,13 +385,46 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             a = torch.from_numpy(a.astype(np.int64))
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
+        on_device = a.device == self.device and self._check_actions_on_device
         a = a.to(self.device, torch.int64)
         n = len(self.action_set)
         bad = (a < 0) | (a >= n)
-        if bad.any():
-            raise ValueError(f"action {a[bad][0].item()} is out of range: actions are 0..{n - 1} "
-                             f"({'full' if n == 18 else 'minimal'} action set of {self.game.id})")
-        return a
+        if not on_device:
+            if bad.any():
+                raise ValueError(self._action_range_message(a[bad][0].item()))
+            return a
+        # The first bad action (if any) and the sticky error flag, copied to the host behind an
+        # event; the ids stay in the table's range, and the step kernel skips while the flag is set.
+        self._action_error |= bad.any()
+        first_bad = a[bad.to(torch.uint8).argmax()]
+        result = torch.stack([self._action_error[0].to(torch.int64), first_bad])
+        host = torch.empty(2, dtype=torch.int64, pin_memory=self.device.type == "cuda")
+        host.copy_(result, non_blocking=True)
+        event = None
+        if self.device.type == "cuda":
+            event = torch.cuda.Event()
+            event.record(torch.cuda.current_stream(self.device))
+        self._pending_checks.append((host, event))
+        return a.clamp(0, n - 1)
+
+    def _raise_failed_action_checks(self) -> None:
+        """Raises for the first failed range check whose result has reached the host."""
+        while self._pending_checks:
+            host, event = self._pending_checks[0]
+            if event is not None and not event.query():
+                return   # not there yet: the next step looks again
+            self._pending_checks.pop(0)
+            failed, value = host.tolist()
+            if failed:
+                self._pending_checks.clear()
+                self._action_error.zero_()
+                raise ValueError(self._action_range_message(value) + "; that step and any after it ran no "
+                                 "environment: reset() them")
+
+    def _action_range_message(self, value: int) -> str:
+        n = len(self.action_set)
+        return (f"action {value} is out of range: actions are 0..{n - 1} "
+                f"({'full' if n == 18 else 'minimal'} action set of {self.game.id})")
 
     def _phase(self, name: str):
         return self.phase_timer(name) if self.phase_timer is not None else contextlib.nullcontext()

@@ -11,10 +11,16 @@ using namespace cule;
 extern "C" __global__ void cule_step(Machine* machines, u8* screens, EnvRng* rng, u8* needs_reset,
                                      const Machine* pool, const u8* pool_screens, u32 pool_size, const u8* rom,
                                      i32 game, u32 wiring, i32 frameskip, u64 repeat_threshold,
-                                     i32 max_episode_frames, u32 legal_actions, i32 flags, const u8* actions,
-                                     i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
+                                     i32 max_episode_frames, u32 legal_actions, i32 flags, const u8* skip,
+                                     const u8* actions, i32* rewards, u8* terminated, u8* truncated,
+                                     i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs) return;
+    if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
+        rewards[i] = 0;
+        terminated[i] = truncated[i] = 0;
+        return;
+    }
     StepConfig cfg;
 #ifdef CULE_GAME
     cfg.game = CULE_GAME;

@@ -149,7 +149,14 @@ def test_states_restore_across_backends():
 def test_bad_device_actions_are_refused():
     env = CuleEnv("pong", num_envs=4, device="cuda")
     env.reset(seed=0)
-    with pytest.raises(ValueError, match="out of range"):
-        env.step(torch.tensor([0, 1, 2, 18], device="cuda"))
+    before = env.get_states()
+    env.step(torch.tensor([0, 1, 2, 18], device="cuda"))   # checked on the GPU: no wait, no env steps
+    torch.cuda.synchronize()
+    assert torch.equal(env.get_states(), before)
+    with pytest.raises(ValueError, match="action 18 is out of range.*that step and any after it ran no environment"):
+        env.step(torch.tensor([0, 1, 2, 3], device="cuda"))
+    env.reset(seed=0)
+    env.step(torch.tensor([0, 1, 2, 3], device="cuda"))   # and steps again
+    assert not torch.equal(env.get_states(), before)
     with pytest.raises(ValueError, match="integers"):
         env.step(torch.zeros(4, device="cuda"))

@@ -206,3 +206,24 @@ def test_phase_timer_times_the_env_and_the_caller():
     env.phase_timer = None   # timing off again: the env steps as before
     env.step(torch.zeros(2, dtype=torch.int64))
     assert timer.seconds() == {}
+
+
+def test_actions_checked_on_the_device_fail_at_a_later_step_and_run_no_env():
+    """On a GPU the range of device-tensor actions is checked there and read back without
+    waiting; the CPU backend runs the same path when asked (its results are on the host at once,
+    so the next call raises)."""
+    env = CuleEnv("pong", num_envs=3, frameskip=4)
+    env._check_actions_on_device = True
+    env.reset(seed=0)
+    env.step(torch.tensor([0, 1, 2]))
+    before = env.get_states()
+    _, reward, terminated, truncated, _ = env.step(torch.tensor([0, 1, -1]))   # no error yet
+    assert torch.equal(env.get_states(), before)   # and no env stepped
+    assert not (reward.any() or terminated.any() or truncated.any())
+    with pytest.raises(ValueError, match=r"action -1 is out of range: actions are 0..17 \(full action set of pong\); "
+                                         "that step and any after it ran no environment"):
+        env.step(torch.tensor([0, 1, 2]))
+    assert torch.equal(env.get_states(), before)
+    env.reset(seed=0)
+    env.step(torch.tensor([3, 4, 5]))   # the error is cleared: envs step again
+    assert not torch.equal(env.get_states(), before)

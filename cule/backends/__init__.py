@@ -3,7 +3,8 @@ backend's device, and every call takes and returns torch tensors there.
 
     seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
     reset(mask, same_console)     new episodes from the reset pool in the masked envs
-    step(actions)                 ALE action ids (uint8) -> rewards int32, terminated, truncated bool
+    step(actions, skip)           ALE action ids (uint8) -> rewards int32, terminated, truncated bool;
+                                  no env steps where the one-byte `skip` is set (rewards 0, flags off)
     observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8
     pending_resets()              the envs whose next step starts a new episode (bool)
     ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)

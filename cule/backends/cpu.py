@@ -28,11 +28,12 @@ class CpuBackend:
     def reset(self, mask: torch.Tensor, same_console: bool) -> None:
         self._vec.reset(_bytes(mask), same_console)
 
-    def step(self, actions: torch.Tensor):
+    def step(self, actions: torch.Tensor, skip: torch.Tensor):
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.int32)
         terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
-        self._vec.step(actions.numpy(), rewards, terminated, truncated)
+        if not skip.item():
+            self._vec.step(actions.numpy(), rewards, terminated, truncated)
         return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:

@@ -131,12 +131,12 @@ class CudaBackend:
         self._launch("cule_reset", self.num_envs, STEP_BLOCK, *self._pool(), self._u8(mask),
                      np.int32(same_console), np.int32(self.num_envs))
 
-    def step(self, actions: torch.Tensor):
+    def step(self, actions: torch.Tensor, skip: torch.Tensor):
         n = self.num_envs
         rewards = torch.empty(n, dtype=torch.int32, device=self.device)
         terminated = torch.empty(n, dtype=torch.bool, device=self.device)
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
-        self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config,
+        self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, self._u8(skip),
                      self._u8(actions), rewards, terminated, truncated, np.int32(n))
         return rewards, terminated, truncated
 
