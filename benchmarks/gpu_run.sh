@@ -1,7 +1,7 @@
 #!/bin/bash
 # One call on a GPU machine: build the CPU extension, run the CUDA tests (GPU == CPU bit for bit),
 # benchmark, profile. Logs and results go to $OUT (default ./gpu-out). Stages, in order, from
-# the arguments: build smoke test test-long bench variants ncu. Needs torch with CUDA, CuPy, and for the
+# the arguments: build smoke test test-long bench variants ncu loop train. Needs torch with CUDA, CuPy, and for the
 # oracle and the peers ale-py, gymnasium and EnvPool on PYTHONPATH (see ../shared/tools/gpu-site.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -48,6 +48,17 @@ PY
       timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:cule_step -s 3 -c 1 --section SpeedOfLight --section Occupancy \
         --section LaunchStats --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis \
         python3 benchmarks/profile_step.py > "$OUT/ncu.txt" 2>&1; tail -120 "$OUT/ncu.txt" | grep -vE '^\s*$' | tail -90 ;;
+    loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler
+      log loop
+      timeout ${LOOP_TIMEOUT:-200} python3 benchmarks/loop_profile.py --seconds ${LOOP_SECONDS:-60} --out "$OUT" 2>&1 \
+        | tee "$OUT/loop.log" | tail -45 ;;
+    train)   # time to a Pong score of 18 (examples/), each script cut at TRAIN_TIMEOUT seconds
+      for script in ${TRAIN_SCRIPTS:-ppo a2c_vtrace}; do
+        log "train $script"
+        timeout ${TRAIN_TIMEOUT:-420} python3 examples/$script.py --game Pong --target-score 18 --eval-every 1000000 \
+          --logdir "$OUT/train-$script" ${TRAIN_ARGS:-} > "$OUT/train-$script.log" 2>&1
+        grep -E "^frames|time:" "$OUT/train-$script.log" | tail -6; cat "$OUT/train-$script/summary.json" 2>/dev/null | head -30
+      done ;;
   esac
 done
 log done

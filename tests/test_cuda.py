@@ -160,3 +160,21 @@ def test_bad_device_actions_are_refused():
     assert not torch.equal(env.get_states(), before)
     with pytest.raises(ValueError, match="integers"):
         env.step(torch.zeros(4, device="cuda"))
+
+
+def test_steps_never_wait_for_the_gpu():
+    """torch's sync debug mode raises on any operation that makes the host wait for the GPU: a
+    NextStep loop fed with device actions, through autoresets, never does."""
+    env = CuleEnv("pong", num_envs=64, device="cuda", **{**V5, "max_num_frames_per_episode": 120})
+    env.reset(seed=0)
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    ended = torch.zeros(64, dtype=torch.bool, device="cuda")
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        for _ in range(40):   # 160 frames: every env's episode is cut at least once
+            actions = torch.randint(0, env.single_action_space.n, (64,), device="cuda", generator=generator)
+            obs, reward, terminated, truncated, info = env.step(actions)
+            ended |= terminated | truncated
+    finally:
+        torch.cuda.set_sync_debug_mode(0)
+    assert ended.all()
