@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -143,6 +144,21 @@ template <bool GREY, bool POOL>
 void full_frame(const u8* frame, const u8* previous, u8* dst) {
     for (i32 p = 0; p < SCREEN_PIXELS; ++p)
         for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, GREY, p, k);
+}
+
+// RGB without pooling, the commonest full-size case: each pixel one 4-byte store of R, G, B (and
+// a byte the next pixel overwrites) from a table in memory order, the last pixel byte by byte.
+template <>
+void full_frame<false, false>(const u8* frame, const u8*, u8* dst) {
+    static const std::array<u32, 256> rgb_bytes = [] {
+        std::array<u32, 256> t{};
+        for (i32 i = 0; i < 256; ++i)
+            t[i] = palette_channel((u8)i, false, 0) | palette_channel((u8)i, false, 1) << 8 |
+                   (u32)palette_channel((u8)i, false, 2) << 16;
+        return t;
+    }();
+    for (i32 p = 0; p < SCREEN_PIXELS - 1; ++p, dst += 3) std::memcpy(dst, &rgb_bytes[frame[p]], 4);
+    for (i32 k = 0; k < 3; ++k) dst[k] = palette_channel(frame[SCREEN_PIXELS - 1], false, k);
 }
 
 class VecEnv {

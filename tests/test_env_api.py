@@ -227,3 +227,16 @@ def test_actions_checked_on_the_device_fail_at_a_later_step_and_run_no_env():
     env.reset(seed=0)
     env.step(torch.tensor([3, 4, 5]))   # the error is cleared: envs step again
     assert not torch.equal(env.get_states(), before)
+
+
+def test_full_size_observations_are_the_screens_through_ales_palette():
+    from cule import _cpu
+    rgb, grey = CuleEnv("ms_pacman", num_envs=3, frameskip=4), CuleEnv("ms_pacman", num_envs=3, frameskip=4,
+                                                                         grayscale=True)
+    rgb.reset(seed=0), grey.reset(seed=0)
+    palette, greys = _cpu.palette_rgb().astype(np.uint8), _cpu.palette_grey()
+    for action in np.random.default_rng(0).integers(0, 18, size=(25, 3)):
+        obs_rgb, obs_grey = rgb.step(action)[0], grey.step(action)[0]
+        screens = rgb.get_screens().numpy()
+        assert np.array_equal(obs_rgb[:, 0].numpy(), palette[screens])
+        assert np.array_equal(obs_grey[:, 0].numpy(), greys[screens])
