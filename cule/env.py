@@ -219,9 +219,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions):
         """Steps every environment with `actions` (num_envs action indices: a tensor on any
-        device, an array or a list). On a GPU nothing waits for the device but SameStep's test
-        for ended episodes. Actions given as a tensor on the GPU are checked there: a step with
-        one out of range runs no env, and a later step() raises the ValueError (reset() then)."""
+        device, an array or a list). On a GPU nothing waits for the device (under SameStep,
+        info["final_obs"] is therefore in every step's info, where the CPU gives it only when an
+        episode ended). Actions given as a tensor on the GPU are checked there: a step with one
+        out of range runs no env, and a later step() raises the ValueError (reset() then)."""
         if not self._recent:
             raise RuntimeError("call reset() before step()")
         self._raise_failed_action_checks()
@@ -238,7 +239,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         info = self._info()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             over = self._vec.pending_resets()
-            if over.any():
+            # A GPU does not wait to learn whether an episode ended: it always resets the ended
+            # ones (a masked kernel) and always gives final_obs.
+            if self.device.type == "cuda" or over.any():
                 info["final_obs"] = self._observation()
                 self._vec.reset(over, True)
                 self._pooled &= ~over

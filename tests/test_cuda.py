@@ -162,10 +162,12 @@ def test_bad_device_actions_are_refused():
         env.step(torch.zeros(4, device="cuda"))
 
 
-def test_steps_never_wait_for_the_gpu():
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+def test_steps_never_wait_for_the_gpu(autoreset_mode):
     """torch's sync debug mode raises on any operation that makes the host wait for the GPU: a
-    NextStep loop fed with device actions, through autoresets, never does."""
-    env = CuleEnv("pong", num_envs=64, device="cuda", **{**V5, "max_num_frames_per_episode": 120})
+    loop fed with device actions, through autoresets, never does."""
+    env = CuleEnv("pong", num_envs=64, device="cuda", autoreset_mode=autoreset_mode,
+                  **{**V5, "max_num_frames_per_episode": 120})
     env.reset(seed=0)
     generator = torch.Generator(device="cuda").manual_seed(0)
     ended = torch.zeros(64, dtype=torch.bool, device="cuda")
