@@ -358,22 +358,25 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
         u8* out = fb + pos - hpos;
+        // Runs of pixels that show the same objects share a colour: bit k of `changes` is set
+        // where some object's or the playfield's pixel k + 1 differs from pixel k.
+        u32 changes = (wp0 ^ wp0 >> 1) | (wm0 ^ wm0 >> 1) | (wp1 ^ wp1 >> 1) | (wm1 ^ wm1 >> 1) |
+                      (wbl ^ wbl >> 1) | (wpf ^ wpf >> 1);
         for (i32 x = from; x < to;) {
             i32 b = x & 31;
-            if (objects >> b & 1) {   // the general rule, pixel by pixel
+            u8 colour;
+            if (objects >> b & 1) {   // the general rule
                 u32 e = (wp0 >> b & 1) * P0_BIT | (wm0 >> b & 1) * M0_BIT | (wp1 >> b & 1) * P1_BIT |
                         (wm1 >> b & 1) * M1_BIT | (wbl >> b & 1) * BL_BIT | (wpf >> b & 1) * PF_BIT;
-                out[x] = t.color[colour_of(e | t.prio_score, x < 80)];
-                ++x;
-                continue;
+                colour = t.color[colour_of(e | t.prio_score, x < 80)];
+            } else {                  // background and playfield only
+                colour = plain[(x < 80) * 2 + (wpf >> b & 1)];
             }
-            // Background and playfield only: one fill up to the next object, playfield change or half.
-            u32 bit = wpf >> b & 1;
-            u32 stops = (objects | (wpf ^ (0u - bit))) >> b;
-            i32 end = stops ? x + lowest_bit(stops) : 32 * w + 32;
+            u32 stops = changes >> b;
+            i32 end = stops ? x + lowest_bit(stops) + 1 : 32 * w + 32;
             if (end > to) end = to;
             if (x < 80 && end > 80) end = 80;
-            fill_bytes(out + x, end - x, plain[(x < 80) * 2 + bit]);
+            fill_bytes(out + x, end - x, colour);
             x = end;
         }
     }
