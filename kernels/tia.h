@@ -332,6 +332,11 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         if (DRAW) fill(fb, pos, n, 0);
         return;
     }
+    if (!DRAW) {   // only collisions to latch: none where every pair that could collide already has
+        auto all = [&](u32 bit) { return (t.enabled & bit) ? ~0u : 0u; };
+        u16 possible = word_collisions(all(P0_BIT), all(M0_BIT), all(P1_BIT), all(M1_BIT), all(BL_BIT), all(PF_BIT));
+        if ((t.collision & possible) == possible) return;
+    }
     u32 e0 = t.enabled | t.prio_score;
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
