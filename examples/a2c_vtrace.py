@@ -45,8 +45,6 @@ from cule.profiling import PhaseTimer
 class Args(RunArgs):
     num_envs: int = 1200
     """training environments per process (per GPU under torchrun); a multiple of num_batches"""
-    total_frames: int = 20_000_000
-    """emulator frames to train for, all processes together (4 per agent step)"""
     num_steps: int = 20
     """N-steps: the steps of a group that one update learns from"""
     num_batches: int = 20

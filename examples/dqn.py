@@ -37,10 +37,7 @@ from cule.profiling import PhaseTimer
 
 @dataclass
 class Args(RunArgs):
-    num_envs: int = 1024
-    """training environments per process (per GPU under torchrun)"""
-    total_frames: int = 20_000_000
-    """emulator frames to train for, all processes together (4 per agent step)"""
+    num_envs: int = 1024   # (RunArgs fields, with this script's defaults)
     buffer_size: int = 500_000
     """transitions the replay buffer holds, per process"""
     learning_starts: int = 80_000

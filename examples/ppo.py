@@ -33,10 +33,7 @@ from cule.profiling import PhaseTimer
 
 @dataclass
 class Args(RunArgs):
-    num_envs: int = 4096
-    """training environments per process (per GPU under torchrun)"""
-    total_frames: int = 20_000_000
-    """emulator frames to train for, all processes together (4 per agent step)"""
+    num_envs: int = 4096   # (RunArgs fields, with this script's defaults)
     num_steps: int = 8
     """steps of every env per rollout"""
     num_minibatches: int = 8
