@@ -101,9 +101,6 @@ def main(argv: list[str] | None = None) -> dict:
     run = common.Run("a2c_vtrace", args, dist, agent, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "rho"))
 
-    def policy(obs: torch.Tensor) -> torch.Tensor:
-        return Categorical(logits=agent(obs)[0], validate_args=False).sample()
-
     # A ring of the last num_steps steps of every env: slot step % num_steps holds step `step`.
     steps, n = args.num_steps, args.num_envs
     obs = torch.zeros((steps, *env.obs.shape), dtype=torch.uint8, device=device)
@@ -152,12 +149,10 @@ def main(argv: list[str] | None = None) -> dict:
             run.add_losses(loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
                            rho=log_rhos.exp().mean())
 
-        if run.end_iteration(policy):
+        if run.end_iteration(agent.sample_actions):
             break
 
-    summary = run.finish()
-    common.cleanup_distributed()
-    return summary
+    return run.finish()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 import torch
 import torch.distributed
 from torch import nn
+from torch.distributions import Categorical
 
 import cule
 from cule.profiling import PhaseTimer
@@ -209,6 +210,10 @@ class ActorCritic(nn.Module):
         features = self.trunk(obs)
         return self.policy(features), self.value(features).squeeze(-1)
 
+    def sample_actions(self, obs: torch.Tensor) -> torch.Tensor:
+        """Actions drawn from the policy: how the evaluations play."""
+        return Categorical(logits=self(obs)[0], validate_args=False).sample()
+
 
 # ---- environments ------------------------------------------------------------------------------
 
@@ -364,8 +369,8 @@ class Run:
         return out_of_frames or reached
 
     def finish(self) -> dict:
-        """Saves the weights if asked, writes summary.json (process 0) and returns the summary, with
-        the initial and final parameters (on the CPU) for checks."""
+        """Saves the weights if asked, writes summary.json (process 0), leaves the process group
+        and returns the summary, with the initial and final parameters (on the CPU) for checks."""
         self._sync()
         final_params = _snapshot(self.model)
         if self.args.save_weights:
@@ -391,6 +396,7 @@ class Run:
                 self._tensorboard.close()
             if self._progress is not None:
                 self._progress.close()
+        cleanup_distributed()
         return dict(summary, losses=self.losses, initial_params=self.initial_params, final_params=final_params)
 
     # ---- helpers -------------------------------------------------------------------------------

@@ -170,9 +170,7 @@ def main(argv: list[str] | None = None) -> dict:
         if run.end_iteration(policy):
             break
 
-    summary = run.finish()
-    common.cleanup_distributed()
-    return summary
+    return run.finish()
 
 
 if __name__ == "__main__":

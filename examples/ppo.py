@@ -91,9 +91,6 @@ def main(argv: list[str] | None = None) -> dict:
     run = common.Run("ppo", args, dist, agent, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac"))
 
-    def policy(obs: torch.Tensor) -> torch.Tensor:
-        return Categorical(logits=agent(obs)[0], validate_args=False).sample()
-
     steps, n = args.num_steps, args.num_envs
     obs = torch.zeros((steps, *env.obs.shape), dtype=torch.uint8, device=device)
     actions = torch.zeros((steps, n), dtype=torch.long, device=device)
@@ -162,12 +159,10 @@ def main(argv: list[str] | None = None) -> dict:
                 run.add_losses(loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
                                approx_kl=approx_kl, clipfrac=clipfrac)
 
-        if run.end_iteration(policy):
+        if run.end_iteration(agent.sample_actions):
             break
 
-    summary = run.finish()
-    common.cleanup_distributed()
-    return summary
+    return run.finish()
 
 
 if __name__ == "__main__":
