@@ -63,13 +63,14 @@ def timed(step, seconds: float, sync=lambda: None, warmup: int = 2) -> tuple[int
     return calls, time.perf_counter() - start
 
 
-def cule_gpu(game: str, num_envs: int, seconds: float, load: str) -> dict:
+def cule_gpu(game: str, num_envs: int, seconds: float, load: str, split_render: bool = True) -> dict:
     from cule import CuleEnv
 
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     before = torch.cuda.memory_allocated()
     env = CuleEnv(game, num_envs=num_envs, device="cuda", **SETTINGS)
+    env._vec.split_render = split_render   # off: one kernel steps and draws (the split's comparison)
     obs, _ = env.reset(seed=0)
     n = env.single_action_space.n
     if load == "inference":
@@ -87,7 +88,8 @@ def cule_gpu(game: str, num_envs: int, seconds: float, load: str) -> dict:
     calls, elapsed = timed(step, seconds, torch.cuda.synchronize)
     peak = torch.cuda.max_memory_allocated() - before
     env.close()
-    return dict(engine="cule-gpu", load=load, num_envs=num_envs, fps=calls * num_envs * FRAMESKIP / elapsed,
+    return dict(engine="cule-gpu" if split_render else "cule-gpu-one-kernel", load=load, num_envs=num_envs,
+                fps=calls * num_envs * FRAMESKIP / elapsed,
                 gpu_bytes_per_env=peak / num_envs)
 
 
@@ -218,6 +220,8 @@ def main() -> None:
     parser.add_argument("--loads", nargs="+", default=["emulation", "inference"])
     parser.add_argument("--skip", nargs="*", default=[], help="engines to leave out: gpu cpu ale vector envpool divergence")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--one-kernel-step", action="store_true",
+                        help="on the GPU, step with the one kernel that draws as it goes instead of the split")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     gpu = torch.cuda.is_available() and "gpu" not in args.skip
@@ -245,7 +249,7 @@ def main() -> None:
         if gpu:
             for load in args.loads:
                 for n in args.gpu_envs:
-                    run(f"cule-gpu {load} {n}", cule_gpu, game, n, args.seconds, load)
+                    run(f"cule-gpu {load} {n}", cule_gpu, game, n, args.seconds, load, not args.one_kernel_step)
         if "cpu" not in args.skip:
             run("cule-cpu", cule_cpu, game, max(args.cpu_envs), args.seconds)
         if "ale" not in args.skip:

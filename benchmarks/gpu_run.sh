@@ -37,15 +37,18 @@ PY
     bench)
       log bench
       timeout ${BENCH_TIMEOUT:-1200} python3 benchmarks/fps.py --games pong ${BENCH_ARGS:-} --out "$OUT" 2>&1 | tee "$OUT/bench.log" ;;
-    variants)   # compiler options against each other, 16,384 envs
+    variants)   # the split step against the one-kernel step, and compiler options, 16,384 envs
       log variants
       for opts in "" "--maxrregcount=128" "--maxrregcount=96" "--maxrregcount=64"; do
-        CULE_NVRTC_OPTIONS="$opts" timeout 120 python3 benchmarks/fps.py --games pong --gpu-envs 16384 --loads emulation \
-          --seconds 3 --skip cpu ale vector envpool divergence --out /tmp/variants 2>&1 | grep cule-gpu | sed "s/^/[$opts] /"
+        for step in "" "--one-kernel-step"; do
+          CULE_NVRTC_OPTIONS="$opts" timeout 120 python3 benchmarks/fps.py --games pong --gpu-envs 16384 --loads emulation \
+            --seconds 3 --skip cpu ale vector envpool divergence $step --out /tmp/variants 2>&1 | grep cule-gpu \
+            | sed "s/^/[$opts] /"
+        done
       done ;;
     ncu)
       log ncu
-      timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:cule_step -s 3 -c 1 --section SpeedOfLight --section Occupancy \
+      timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s 6 -c 2 --section SpeedOfLight --section Occupancy \
         --section LaunchStats --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis \
         python3 benchmarks/profile_step.py > "$OUT/ncu.txt" 2>&1; tail -120 "$OUT/ncu.txt" | grep -vE '^\s*$' | tail -90 ;;
     loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler

@@ -6,6 +6,7 @@
 #include "riot.h"
 #include "tia.h"
 #include "cart.h"
+#include "tia_log.h"
 
 namespace cule {
 
@@ -26,12 +27,14 @@ struct Console {
     u8 padding1[1];
 };
 
-// The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers.
+// The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
+// `log`, every TIA access is also logged for the render pass.
 template <bool DRAW>
 struct Bus {
     Console& c;
     u8* screen;
     const u8* rom;
+    TiaLog* log;
 
     CULE_HD u8* frame() { return screen + c.tia.front * SCREEN_PIXELS; }
 
@@ -47,14 +50,16 @@ struct Bus {
     }
 
     CULE_NOINLINE u8 peek_chip(u16 addr) {
-        if (!(addr & 0x80)) return tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
-        return riot_peek(c.riot, c.ports, addr, c.cycles);
+        if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, c.cycles);
+        if (log) tia_log_event(*log, c.cycles, (u8)((addr & 0x3F) | TIA_EVENT_READ), 0);
+        return tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
     }
 
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr);
         } else if (!(addr & 0x80)) {
+            if (log) tia_log_event(*log, c.cycles, (u8)(addr & 0x3F), v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
                 c.frame_done = 1;
                 c.tia.partial_frame = 0;
@@ -85,21 +90,24 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_dra
     riot_reset(c.riot, random_draw);
     tia_reset(c.tia, screen, screen + SCREEN_PIXELS, c.cycles, ystart, hmove_blanks);
     cart_reset(c.cart);
-    Bus<true> bus = {c, screen, rom};
+    Bus<true> bus = {c, screen, rom, nullptr};
     cpu_reset(c.cpu, bus);
 }
 
-// One ALE frame. DRAW = false latches collisions without writing pixels.
+// One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
+// frame for the render pass.
 template <bool DRAW>
-CULE_HD void console_frame(Console& c, u8* screen, const u8* rom) {
-    Bus<DRAW> bus = {c, screen, rom};
-    if (!c.tia.partial_frame) {
+CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
+    Bus<DRAW> bus = {c, screen, rom, log};
+    bool began = !c.tia.partial_frame;
+    if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
         rebase_cycles(c);
         tia_start_frame(c.tia, clocks);
     }
     c.tia.partial_frame = 1;
     c.frame_done = 0;
+    if (log) tia_log_begin_frame(*log, c.tia);
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
@@ -112,6 +120,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom) {
         c.tia.scanlines_last_frame = tia_scanline(c.tia, c.cycles);
         c.tia.frame_greyed = 0;
     }
+    if (log) tia_log_end_frame(*log, c.tia, began);
 }
 
 // The frame ALE shows: the buffer the last frame was drawn into.

@@ -68,11 +68,13 @@ CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, con
 }
 
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
-// (their pixels are never observed); returns the reward, and in `buffers_exact` whether both
-// frame buffers now hold what ALE's would: the last two frames emulated were drawn in full, so
-// no row of an undrawn frame shows through.
+// (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
+// the render pass (then no drawing code is compiled in). Returns the reward, and in
+// `buffers_exact` whether both frame buffers now hold what ALE's would: the last two frames
+// emulated were drawn in full, so no row of an undrawn frame shows through.
+template <bool LOGGED>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
-                        i32 draw_from, bool& life_lost, bool& buffers_exact) {
+                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
     i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0;
@@ -84,8 +86,9 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
         u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
         bool draw = f >= draw_from;
-        if (draw) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
-        else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
+                              draw ? log : nullptr);
         const Tia& t = m.console.tia;
         drawn_in_full = draw && !t.partial_frame && t.frame_pos >= SCREEN_PIXELS ? drawn_in_full + 1 : 0;
         m.frame_number += 1;
@@ -98,9 +101,19 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
     return reward;
 }
 
-// One vector-env step. Only the last two frames are drawn (the observation and the one it is
-// max-pooled with); where that would not leave ALE's pixels (a frame cut short, an episode
-// ending early) the step runs again from its start, drawing every frame.
+// A step's flags from the machine after its frames; whether the next step starts an episode.
+CULE_HD void finish_step(const Machine& m, const StepConfig& cfg, bool life_lost, StepResult& out, u8& needs_reset) {
+    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
+    out.truncated = !out.terminated && episode_truncated(m, cfg);
+    needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
+}
+
+// The frames a step shows: its last two (the observation and the one it is max-pooled with).
+CULE_HD i32 first_shown_frame(const StepConfig& cfg) { return cfg.frameskip > 2 ? cfg.frameskip - 2 : 0; }
+
+// One vector-env step, drawing as it goes. Only the last two frames are drawn; where that would
+// not leave ALE's pixels (a frame cut short, an episode ending early) the step runs again from its
+// start, drawing every frame.
 CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
                             const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action) {
     StepResult out = {0, 0, 0};
@@ -109,20 +122,70 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
         return out;
     }
     bool life_lost, exact = false;
-    if (cfg.frameskip > 2) {
+    if (first_shown_frame(cfg) > 0) {
         const Machine start = m;
         const EnvRng start_rng = rng;
-        out.reward = step_frames(m, screen, rng, rom, cfg, action, cfg.frameskip - 2, life_lost, exact);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first_shown_frame(cfg), nullptr,
+                                        life_lost, exact);
         if (!exact) {
             m = start;
             rng = start_rng;
         }
     }
-    if (!exact) out.reward = step_frames(m, screen, rng, rom, cfg, action, 0, life_lost, exact);
-    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
-    out.truncated = !out.terminated && episode_truncated(m, cfg);
-    needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
+    if (!exact) out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
+    finish_step(m, cfg, life_lost, out, needs_reset);
     return out;
+}
+
+// What the state-update pass leaves the render pass for one environment: the log of the frames
+// the step shows, or, where the log cannot give ALE's pixels, the step's start to run again.
+struct RenderJob {
+    TiaLog log;
+    Machine start;      // set with `redo`
+    EnvRng start_rng;
+    u8 action;
+    u8 redo;
+    u8 padding[6];
+};
+
+// One vector-env step without pixels (the state-update pass): as env_step, but the frames it
+// shows are logged into `job` for render_step instead of drawn.
+CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                                   const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
+                                   RenderJob& job) {
+    StepResult out = {0, 0, 0};
+    tia_log_clear(job.log);
+    job.redo = 0;
+    if (needs_reset) {   // the reset copies its frames from the pool: nothing to draw
+        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+        return out;
+    }
+    // The start goes to the job before it is known to be needed: a copy held through the frames
+    // would cost the GPU thread registers and local memory.
+    job.start = m;
+    job.start_rng = rng;
+    job.action = action;
+    bool life_lost, exact;
+    i32 first = first_shown_frame(cfg);
+    out.reward = step_frames<true>(m, screen, rng, rom, cfg, action, first, &job.log, life_lost, exact);
+    job.redo = !tia_log_replayable(job.log, first == 0);
+    finish_step(m, cfg, life_lost, out, needs_reset);
+    return out;
+}
+
+// A step the log cannot draw, run again from its start drawing every frame (the machine it
+// reaches is the state-update pass's, and is dropped).
+CULE_HD void redo_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
+    Machine m = job.start;
+    EnvRng rng = job.start_rng;
+    bool life_lost, exact;
+    step_frames<false>(m, screen, rng, rom, cfg, job.action, 0, nullptr, life_lost, exact);
+}
+
+// The render pass of one environment's step (the GPU runs its two halves as two kernels).
+CULE_HD void render_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
+    if (job.redo) redo_step(job, screen, rom, cfg);
+    else tia_replay(job.log, screen);
 }
 
 // States are copied, compared and moved between backends as bytes: every byte must be a member.
@@ -134,8 +197,9 @@ static_assert(__has_unique_object_representations(Machine) && __has_unique_objec
 // The sizes and offsets that the Python side reads states by, as this compiler lays them out;
 // the CUDA backend checks at start that NVRTC's layout is the host's. In order: sizeof Machine,
 // sizeof EnvRng, offsets in Machine of the RAM, lives, frame number, episode frame number and
-// the TIA's front buffer (which of the two frame buffers holds the frame shown).
-enum : i32 { NUM_LAYOUT_FIELDS = 7 };
+// the TIA's front buffer (which of the two frame buffers holds the frame shown), and sizeof
+// RenderJob.
+enum : i32 { NUM_LAYOUT_FIELDS = 8 };
 
 CULE_HD void state_layout(u64* out) {
     Machine m;
@@ -147,6 +211,7 @@ CULE_HD void state_layout(u64* out) {
     out[4] = (u64)((const u8*)&m.frame_number - base);
     out[5] = (u64)((const u8*)&m.episode_frame_number - base);
     out[6] = (u64)((const u8*)&m.console.tia.front - base);
+    out[7] = sizeof(RenderJob);
 }
 
 }  // namespace cule

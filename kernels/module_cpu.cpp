@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -229,14 +231,36 @@ class VecEnv {
         u8* te = terminated.mutable_data();
         u8* tr = truncated.mutable_data();
         py::gil_scoped_release release;
+        if (split_render_ && jobs_.size() < (size_t)threads_) jobs_.resize(threads_);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
-            StepResult s = env_step(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
-                                          pool_screens_.data(), spec_.rom.data(), cfg_, a[i]);
+            StepResult s;
+            if (split_render_) {   // the GPU's two passes, one env at a time
+                ThreadJob& job = jobs_[omp_get_thread_num()];
+                s = env_step_logged(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
+                                    pool_screens_.data(), spec_.rom.data(), cfg_, a[i], job);
+                render_step(job, screen(i), spec_.rom.data(), cfg_);
+                job.stats.count(job);
+            } else {
+                s = env_step(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(), pool_screens_.data(),
+                             spec_.rom.data(), cfg_, a[i]);
+            }
             r[i] = s.reward;
             te[i] = s.terminated;
             tr[i] = s.truncated;
         }
+    }
+
+    // How the split passes drew the steps so far: (steps replayed from the log, steps run again
+    // drawing, the most TIA accesses one step logged).
+    py::tuple render_stats() const {
+        u64 replayed = 0, redone = 0, most = 0;
+        for (const ThreadJob& j : jobs_) {
+            replayed += j.stats.replayed;
+            redone += j.stats.redone;
+            most = std::max(most, j.stats.most_events);
+        }
+        return py::make_tuple(replayed, redone, most);
     }
 
     // Current frames as palette indices, shape (N, 210, 160).
@@ -343,6 +367,8 @@ class VecEnv {
     }
 
     i32 num_envs() const { return n_; }
+    bool split_render() const { return split_render_; }
+    void set_split_render(bool on) { split_render_ = on; }
 
   private:
     u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
@@ -362,11 +388,26 @@ class VecEnv {
     std::vector<Machine> pool_;
     std::vector<u8> pool_screens_;
     i32 threads_;
+    // The split passes (kernels/env.h: env_step_logged, render_step) instead of env_step: the
+    // CUDA backend's way, here to check it against the direct one.
+    bool split_render_ = false;
+    struct RenderStats {
+        u64 replayed = 0, redone = 0, most_events = 0;
+        void count(const RenderJob& job) {
+            if (job.log.frames == 0 && !job.redo) return;   // a reset: nothing drawn
+            (job.redo ? redone : replayed) += 1;
+            most_events = std::max(most_events, (u64)job.log.count);
+        }
+    };
+    struct ThreadJob : RenderJob {
+        RenderStats stats;
+    };
+    std::vector<ThreadJob> jobs_;
 };
 
 py::dict machine_layout() {
     const char* const names[NUM_LAYOUT_FIELDS] = {"machine", "rng", "ram", "lives", "frame_number",
-                                                  "episode_frame_number", "front"};
+                                                  "episode_frame_number", "front", "render_job"};
     u64 values[NUM_LAYOUT_FIELDS];
     state_layout(values);
     py::dict d;
@@ -541,6 +582,8 @@ PYBIND11_MODULE(_cpu, m) {
         .def("info", &VecEnv::info)
         .def("get_states", &VecEnv::get_states)
         .def("set_states", &VecEnv::set_states)
+        .def_property("split_render", &VecEnv::split_render, &VecEnv::set_split_render)
+        .def("render_stats", &VecEnv::render_stats)
         .def_property_readonly("num_envs", &VecEnv::num_envs);
 
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));

@@ -42,8 +42,9 @@ def assert_same_states(step, a, b):
                              f"(machine layout {_cpu.layout()})")
 
 
-def run_both(game: str, num_envs: int, steps: int, state_every: int, **options):
+def run_both(game: str, num_envs: int, steps: int, state_every: int, split_render: bool = True, **options):
     gpu = CuleEnv(game, num_envs=num_envs, device="cuda", **options)
+    gpu._vec.split_render = split_render
     cpu = CuleEnv(game, num_envs=num_envs, device="cpu", **options)
     out_gpu, out_cpu = gpu.reset(seed=7), cpu.reset(seed=7)
     assert torch.equal(out_gpu[0].cpu(), out_cpu[0])
@@ -103,6 +104,12 @@ def test_every_game_gpu_equals_cpu(generic_module):
 def test_pong_and_breakout_512_envs_gpu_equals_cpu():
     for game in ("pong", "breakout"):
         assert run_both(game, 512, 150, state_every=50, **{**V5, "max_num_frames_per_episode": 400}) >= 512
+
+
+def test_one_kernel_step_gpu_equals_cpu():
+    """The step that draws as its frames run (cule_step), which the split replaced by default."""
+    assert run_both("breakout", 512, 150, state_every=50, split_render=False,
+                    **{**V5, "max_num_frames_per_episode": 400}) >= 512
 
 
 @pytest.mark.slow

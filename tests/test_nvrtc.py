@@ -3,13 +3,15 @@ NVRTC needs no GPU. A failure here means the kernels/ sources stopped being vali
 import pytest
 
 from cule import nvrtc
+from cule.backends.cuda import KERNEL_NAMES
 
 
 @pytest.mark.parametrize("arch", ["compute_80", "compute_90"])
 def test_cuda_entry_points_compile(arch):
     ptx = nvrtc.compile_ptx(arch)
     assert f".target sm_{arch[-2:]}" in ptx
-    assert ".entry cule_step(" in ptx
+    for name in KERNEL_NAMES:   # every kernel the CUDA backend launches
+        assert f".entry {name}(" in ptx
 
 
 def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):

@@ -19,6 +19,20 @@ class CpuBackend:
                                 legal_actions, episodic_life, life_loss_info, num_threads)
         self._vec.set_pool(pool)
 
+    @property
+    def split_render(self) -> bool:
+        """Whether steps run as the CUDA backend's two passes (emulate and log, then replay the log,
+        drawing) rather than drawing as they go: the same pixels, slower on a CPU; for checking."""
+        return self._vec.split_render
+
+    @split_render.setter
+    def split_render(self, on: bool) -> None:
+        self._vec.split_render = bool(on)
+
+    def render_stats(self) -> tuple[int, int, int]:
+        """(steps replayed from their log, steps run again drawing, most TIA accesses one step logged)."""
+        return self._vec.render_stats()
+
     def set_pool(self, states: torch.Tensor) -> None:
         self._vec.set_pool(np.ascontiguousarray(states.numpy()))
 

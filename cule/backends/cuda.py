@@ -22,8 +22,11 @@ from . import SCREEN_HEIGHT, SCREEN_WIDTH
 SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
+RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
+TIA_LOG_FRAMES = 2     # frames a step shows, each replayed by a thread (kernels/tia_log.h)
 AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/resize.h (4,208 bytes each)
-KERNEL_NAMES = ("cule_step", "cule_reset", "cule_observe", "cule_area_axes", "cule_layout")
+KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_render", "cule_redo", "cule_reset", "cule_observe",
+                "cule_area_axes", "cule_layout")
 
 
 def _import_cupy():
@@ -108,6 +111,11 @@ class CudaBackend:
         flags = int(episodic_life) | int(life_loss_info) << 1
         self._config = (np.int32(game_index), np.uint32(wiring), np.int32(frameskip), np.uint64(repeat_threshold),
                         np.int32(max_episode_frames), np.uint32(legal_actions), np.int32(flags))
+        # The split step (ARCHITECTURE.md): a state-update kernel that logs the TIA accesses of the
+        # frames a step shows, then a render kernel that replays them (and one that runs again, drawing,
+        # the rare steps a log cannot draw). Off: one kernel steps and draws.
+        self.split_render = True
+        self._jobs = torch.empty((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
 
     # ---- the interface of cule.backends ------------------------------------------------------
 
@@ -136,8 +144,16 @@ class CudaBackend:
         rewards = torch.empty(n, dtype=torch.int32, device=self.device)
         terminated = torch.empty(n, dtype=torch.bool, device=self.device)
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
-        self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, self._u8(skip),
-                     self._u8(actions), rewards, terminated, truncated, np.int32(n))
+        skip, actions = self._u8(skip), self._u8(actions)
+        if not self.split_render:
+            self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
+                         rewards, terminated, truncated, np.int32(n))
+            return rewards, terminated, truncated
+        self._launch("cule_step_logged", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
+                     self._jobs, rewards, terminated, truncated, np.int32(n))
+        self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, self._screens, skip, np.int32(n))
+        self._launch("cule_redo", n, STEP_BLOCK, self._jobs, self._screens, self._rom, *self._config, skip,
+                     np.int32(n))
         return rewards, terminated, truncated
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
