@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import struct
 from pathlib import Path
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
@@ -44,6 +45,16 @@ def _load_library() -> ctypes.CDLL:
 def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = None,
                 source_name: str = CUDA_ENTRY) -> str:
     """Compiles kernels/<source_name> to PTX for `arch`; raises NvrtcError with the log."""
+    return _compile(arch, defines, source_name, cubin=False).decode(errors="replace")
+
+
+def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
+    """Registers per thread and stack bytes of each entry point, as compiled to machine code for
+    `arch` (what limits a kernel's occupancy), read from the CUBIN's .nv.info attributes."""
+    return _resources(_compile(arch, defines, CUDA_ENTRY, cubin=True))
+
+
+def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool) -> bytes:
     lib = _load_library()
     source = (KERNELS / source_name).read_bytes()
     prog = ctypes.c_void_p()
@@ -59,7 +70,9 @@ def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = No
         log = _read(lib, prog, lib.nvrtcGetProgramLogSize, lib.nvrtcGetProgramLog)
         if status != 0:
             raise NvrtcError(f"NVRTC failed for {arch}:\n{log}")
-        return _read(lib, prog, lib.nvrtcGetPTXSize, lib.nvrtcGetPTX)
+        if cubin:
+            return _read(lib, prog, lib.nvrtcGetCUBINSize, lib.nvrtcGetCUBIN)
+        return _read(lib, prog, lib.nvrtcGetPTXSize, lib.nvrtcGetPTX).rstrip(b"\0")
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
@@ -73,12 +86,47 @@ def _checker(lib):
     return check
 
 
-def _read(lib, prog, size_fn, get_fn) -> str:
+def _read(lib, prog, size_fn, get_fn) -> bytes:
     size = ctypes.c_size_t()
     size_fn(prog, ctypes.byref(size))
     buf = ctypes.create_string_buffer(size.value)
     get_fn(prog, buf)
-    return buf.value.decode(errors="replace")
+    return buf.raw[:size.value]
+
+
+# .nv.info attributes (format EIFMT_SVAL: symbol index, value): registers and stack frame size.
+_EIFMT_SVAL, _EIATTR_FRAME_SIZE, _EIATTR_REGCOUNT = 0x04, 0x12, 0x2F
+
+
+def _resources(elf: bytes) -> dict[str, dict[str, int]]:
+    """Per-kernel attributes of a 64-bit little-endian CUDA ELF (CUBIN)."""
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize) for i in range(shnum)]
+
+    def string(table: int, offset: int) -> str:
+        start = sections[table][4] + offset
+        return elf[start:elf.index(b"\0", start)].decode()
+
+    symtab = next(s for s in sections if s[1] == 2)   # SHT_SYMTAB
+    symbols = [string(symtab[6], struct.unpack_from("<I", elf, symtab[4] + j * 24)[0])
+               for j in range(symtab[5] // 24)]
+    out: dict[str, dict[str, int]] = {}
+    for s in sections:
+        if string(shstrndx, s[0]) != ".nv.info":
+            continue
+        data, i = elf[s[4]:s[4] + s[5]], 0
+        while i + 4 <= len(data):
+            fmt, attr, size = data[i], data[i + 1], struct.unpack_from("<H", data, i + 2)[0]
+            if fmt != _EIFMT_SVAL:   # other formats carry their value in the size field
+                i += 4
+                continue
+            symbol, value = struct.unpack_from("<II", data, i + 4)
+            if attr in (_EIATTR_REGCOUNT, _EIATTR_FRAME_SIZE):
+                key = "registers" if attr == _EIATTR_REGCOUNT else "stack_bytes"
+                out.setdefault(symbols[symbol], {})[key] = value
+            i += 4 + size
+    return out
 
 
 def version() -> tuple[int, int]:
@@ -92,3 +140,6 @@ if __name__ == "__main__":
     for arch in ("compute_80", "compute_90"):
         ptx = compile_ptx(arch)
         print(f"{arch}: {len(ptx)} bytes of PTX")
+    print("sm_90 machine code, per thread:")
+    for name, r in sorted(kernel_resources("sm_90").items()):
+        print(f"  {name:18s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack")

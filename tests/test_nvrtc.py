@@ -14,6 +14,15 @@ def test_cuda_entry_points_compile(arch):
         assert f".entry {name}(" in ptx
 
 
+def test_split_keeps_drawing_out_of_the_state_kernel():
+    # Occupancy is set by registers per thread: the state-update kernel of the split must stay well
+    # below the one-kernel step's 255 (the cap), the replay kernel far below both.
+    r = nvrtc.kernel_resources("sm_90", {"CULE_GAME": 0})
+    assert r["cule_step"]["registers"] > 0
+    assert r["cule_step_logged"]["registers"] <= 160 < r["cule_step"]["registers"]
+    assert r["cule_render"]["registers"] <= 96
+
+
 def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
     (tmp_path / "broken.cu").write_text('extern "C" __global__ void k() { undefined_name(); }\n')
     monkeypatch.setattr(nvrtc, "KERNELS", tmp_path)
