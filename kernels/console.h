@@ -51,7 +51,7 @@ struct Bus {
 
     CULE_NOINLINE u8 peek_chip(u16 addr) {
         if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, c.cycles);
-        if (log) tia_log_event(*log, c.cycles, (u8)((addr & 0x3F) | TIA_EVENT_READ), 0);
+        if (log) tia_log_event(*log, c.cycles, true, addr, 0);
         return tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
     }
 
@@ -59,7 +59,7 @@ struct Bus {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr);
         } else if (!(addr & 0x80)) {
-            if (log) tia_log_event(*log, c.cycles, (u8)(addr & 0x3F), v);
+            if (log) tia_log_event(*log, c.cycles, false, addr, v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
                 c.frame_done = 1;
                 c.tia.partial_frame = 0;

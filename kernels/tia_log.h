@@ -12,16 +12,16 @@ namespace cule {
 
 enum : u32 {
     TIA_LOG_FRAMES = 2,        // a step shows its last two frames (the observation, the one it pools with)
-    TIA_LOG_EVENTS = 8192,     // both frames' accesses; Atari-57 games use at most ~2,300 per frame
+    TIA_LOG_EVENTS = 8192,     // both frames' accesses; in random play an Atari-57 step logs at most 5,990
 };
-enum : u8 { TIA_EVENT_READ = 0x80 };   // or-ed into the register of a read
+// One access in 32 bits: the frame's CPU cycle counter at the access (17 bits: 1,700 lines, far
+// past any frame's end), a read flag, the register, the value written.
+typedef u32 TiaEvent;
+enum : u32 { TIA_EVENT_CYCLES = 1u << 17, TIA_EVENT_READ = 1u << 14 };
 
-struct TiaEvent {
-    u32 cycles;   // the frame's CPU cycle counter at the access
-    u8 addr;      // TIA register (0..63), | TIA_EVENT_READ for a read
-    u8 value;     // written value
-    u8 padding[2];
-};
+CULE_HD u32 tia_event_cycles(TiaEvent e) { return e >> 15; }
+CULE_HD u8 tia_event_addr(TiaEvent e) { return (u8)((e >> 8) & 0x3F); }
+CULE_HD u8 tia_event_value(TiaEvent e) { return (u8)e; }
 
 struct TiaLog {
     Tia start[TIA_LOG_FRAMES];   // the TIA as logged frame k began
@@ -35,13 +35,10 @@ struct TiaLog {
 
 CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = log.full = 0; }
 
-CULE_HD void tia_log_event(TiaLog& log, u32 cycles, u8 addr, u8 value) {
-    if (log.count < TIA_LOG_EVENTS) {
-        TiaEvent& e = log.events[log.count];
-        e.cycles = cycles;
-        e.addr = addr;
-        e.value = value;
-    }
+CULE_HD void tia_log_event(TiaLog& log, u32 cycles, bool read, u32 addr, u8 value) {
+    if (cycles >= TIA_EVENT_CYCLES) log.count = TIA_LOG_EVENTS;   // not representable: no replay
+    if (log.count < TIA_LOG_EVENTS)
+        log.events[log.count] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & 0x3F) << 8 | value;
     log.count += 1;
 }
 
@@ -77,13 +74,10 @@ CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
     Tia t = log.start[k];
     u8* fb = screen + t.front * SCREEN_PIXELS;
     for (u32 e = k ? log.end[k - 1] : 0; e < log.end[k]; ++e) {
-        const TiaEvent& ev = log.events[e];
-        if (ev.addr & TIA_EVENT_READ) {
-            tia_update_to<true>(t, fb, (i32)(ev.cycles * 3));
-        } else {
-            u32 cycles = ev.cycles;   // a WSYNC would move it: only the CPU sees that
-            tia_poke<true>(t, fb, ev.addr, ev.value, cycles, false);
-        }
+        TiaEvent ev = log.events[e];
+        u32 cycles = tia_event_cycles(ev);   // a WSYNC replayed moves it; only the CPU would see that
+        if (ev & TIA_EVENT_READ) tia_update_to<true>(t, fb, (i32)(cycles * 3));
+        else tia_poke<true>(t, fb, tia_event_addr(ev), tia_event_value(ev), cycles, false);
     }
 }
 
