@@ -279,9 +279,10 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
         }
         case LAS: c.a = c.x = c.sp = c.sp & v; set_nz(c, c.a); break;
         case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ: {
-            const u8 flags[4] = {FLAG_N, FLAG_V, FLAG_C, FLAG_Z};
+            // The flag each pair tests (N, V, C, Z as bytes of a word: a small table without memory).
             u32 k = op - BPL;
-            if (flag(c, flags[k >> 1]) == (bool)(k & 1)) {
+            u8 tested = (u8)(((u32)FLAG_Z << 24 | (u32)FLAG_C << 16 | (u32)FLAG_V << 8 | FLAG_N) >> (8 * (k >> 1)));
+            if (flag(c, tested) == (bool)(k & 1)) {
                 u16 target = (u16)(c.pc + (i8)v);
                 bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
                 c.pc = target;

@@ -138,10 +138,10 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
 }
 
 // What the state-update pass leaves the render pass for one environment: the log of the frames
-// the step shows, or, where the log cannot give ALE's pixels, the step's start to run again.
+// the step shows and the step's start, run again where the log cannot give ALE's pixels (`redo`).
 struct RenderJob {
     TiaLog log;
-    Machine start;      // set with `redo`
+    Machine start;
     EnvRng start_rng;
     u8 action;
     u8 redo;

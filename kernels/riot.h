@@ -72,9 +72,8 @@ CULE_HD void riot_poke(Riot& r, u16 addr, u8 value, u32 cycles) {
     if ((addr & 0x07) == 0x01) {
         r.ddra = value;
     } else if ((addr & 0x14) == 0x14) {  // TIM1T, TIM8T, TIM64T, T1024T
-        const u32 shifts[4] = {0, 3, 6, 10};
         r.timer = value;
-        r.shift = shifts[addr & 0x03];
+        r.shift = (0xA630u >> (4 * (addr & 0x03))) & 0xF;   // 1, 8, 64, 1024 cycles per tick
         r.cycles_when_set = (i32)cycles;
         r.read_after_int = 0;
     }

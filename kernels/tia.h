@@ -402,9 +402,8 @@ CULE_HD void end_of_line(Tia& t) {
     t.mp0 = player_object(t.posp0, t.nusiz0, 0);
     t.mp1 = player_object(t.posp1, t.nusiz1, 0);
     if (t.m0_ark) {
-        const i16 steps[4] = {18, 33, 0, 17};
         t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
-        t.posm0 -= steps[t.m0_ark_counter];
+        t.posm0 -= (i16)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF);   // 18, 33, 0, 17 pixels
         if (t.posm0 >= 160) t.posm0 -= 160;
         else if (t.posm0 < 0) t.posm0 += 160;
         t.mm0 = missile_object(t.posm0, t.nusiz0);
@@ -521,8 +520,7 @@ CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u
     u8 noise = data_bus & 0x3F;
     u32 reg = addr & 0x0F;
     if (reg < 8) {   // collision latches: two per register, one for CXBLPF
-        const u8 first_bit[8] = {0, 2, 4, 6, 8, 10, 12, 13};
-        u32 b = first_bit[reg];
+        u32 b = (0xDCA86420u >> (4 * reg)) & 0xF;   // 0, 2, 4, ..., 12, 13
         u8 v = (t.collision >> b & 1) ? 0x80 : 0;
         if (reg != 6 && (t.collision >> (b + 1) & 1)) v |= 0x40;
         return v | noise;
@@ -541,14 +539,14 @@ CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u
 // Stella's HMOVE motion: for HMOVE at CPU cycle x of the line, an object with HMxx = hm moves by
 // 8 - min(pulses, limit) pixels if the HMOVE extends HBLANK (early), else -max(0, pulses - limit),
 // with pulses = hm ^ 8. Both forms and the limits per cycle summarise Stella's measured table.
+CULE_CONST const u8 HMOVE_LIMIT[76] = {
+    15, 15, 15, 15, 14, 13, 13, 12, 11, 10, 10, 9, 8, 7, 7, 6, 5, 4, 4, 3, 2,
+    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    14, 13, 12, 12, 11, 10, 9, 9, 8, 7, 6, 6, 5, 4, 3, 3, 2, 1, 0, 0, 15};
 CULE_HD bool hmove_is_early(i32 x) { return x <= 20 || x == 75; }
 CULE_HD i32 hmove_motion(i32 x, u8 hm) {
-    const u8 limit[76] = {
-        15, 15, 15, 15, 14, 13, 13, 12, 11, 10, 10, 9, 8, 7, 7, 6, 5, 4, 4, 3, 2,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        14, 13, 12, 12, 11, 10, 9, 9, 8, 7, 6, 6, 5, 4, 3, 3, 2, 1, 0, 0, 15};
-    i32 pulses = hm ^ 8, l = limit[x];
+    i32 pulses = hm ^ 8, l = HMOVE_LIMIT[x];
     if (hmove_is_early(x)) return 8 - (pulses < l ? pulses : l);
     return pulses > l ? l - pulses : 0;
 }
@@ -603,8 +601,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case 0x01: case 0x0B: case 0x0C: case 0x1B: case 0x1C: delay = 1; break;
         case 0x04: case 0x05: case 0x12: case 0x13: delay = 8; break;
         case 0x0D: case 0x0E: case 0x0F: {   // playfield writes land 2..5 clocks later
-            const u8 d[4] = {4, 5, 2, 3};
-            delay = d[(clocks_into_line(t, clock) / 3) & 3];
+            delay = (0x3254 >> (4 * ((clocks_into_line(t, clock) / 3) & 3))) & 0xF;   // 4, 5, 2, 3
             break;
         }
         default: break;
@@ -648,8 +645,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.mm1 = missile_object(t.posm1, value);
             break;
         case 0x06: case 0x07: case 0x08: case 0x09: {   // COLUP0 COLUP1 COLUPF COLUBK
-            const u8 slot[4] = {2, 3, 1, 0};
-            t.color[slot[addr - 6]] = value & 0xFE;
+            t.color[(0x0132 >> (4 * (addr - 6))) & 0xF] = value & 0xFE;   // slots 2, 3, 1, 0
             break;
         }
         case 0x0A:  // CTRLPF
