@@ -353,7 +353,12 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         plain[left * 2] = t.color[0];
         plain[left * 2 + 1] = t.color[score_only_pf ? (left ? 2 : 3) : colour_of(PF_BIT | t.prio_score, left)];
     }
-    for (i32 w = hpos >> 5; w <= (hpos + n - 1) >> 5; ++w) {
+    // The five words of the line, unrolled: the line bitmaps are then indexed by constants and
+    // stay in registers (on a GPU an indexed array lives in local memory).
+    const i32 first_word = hpos >> 5, last_word = (hpos + n - 1) >> 5;
+    CULE_UNROLL
+    for (i32 w = 0; w < 5; ++w) {
+        if (w < first_word || w > last_word) continue;
         u32 in_span = span_bits(w, hpos, hpos + n);
         u32 wp0 = p0.w[w] & in_span, wm0 = m0.w[w] & in_span, wp1 = p1.w[w] & in_span;
         u32 wm1 = m1.w[w] & in_span, wbl = bl.w[w] & in_span, wpf = pf.w[w] & in_span;

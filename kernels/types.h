@@ -7,11 +7,13 @@
 #define CULE_INLINE __host__ __device__ __forceinline__
 #define CULE_NOINLINE __host__ __device__ __noinline__
 #define CULE_CONST __constant__
+#define CULE_UNROLL _Pragma("unroll")
 #else
 #define CULE_HD inline
 #define CULE_INLINE inline __attribute__((always_inline))   // where the host must specialise
 #define CULE_NOINLINE __attribute__((noinline))
 #define CULE_CONST
+#define CULE_UNROLL _Pragma("GCC unroll 8")
 #endif
 
 namespace cule {
