@@ -38,7 +38,6 @@ from torch.distributions import Categorical
 
 import common
 from common import RunArgs
-from cule.profiling import PhaseTimer
 
 
 @dataclass
@@ -89,12 +88,8 @@ def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
     if args.num_envs % args.num_batches:
         raise ValueError(f"--num-envs ({args.num_envs}) must be a multiple of --num-batches ({args.num_batches})")
-    dist = common.setup_distributed(args.device)
-    torch.manual_seed(args.seed + dist.rank)
+    dist, timer, env = common.start(args)
     device = dist.device
-
-    timer = PhaseTimer(device)
-    env = common.TrainingEnv(args, dist, timer)
     agent = common.ActorCritic(env.num_actions).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)

@@ -277,6 +277,15 @@ class TrainingEnv:
         return mean
 
 
+def start(args: RunArgs) -> tuple[Dist, PhaseTimer, TrainingEnv]:
+    """What every script starts with: its process (and GPU) under torchrun, torch's RNG seeded per
+    rank (so that the ranks explore differently), the phase timer and the training envs."""
+    dist = setup_distributed(args.device)
+    torch.manual_seed(args.seed + dist.rank)
+    timer = PhaseTimer(dist.device)
+    return dist, timer, TrainingEnv(args, dist, timer)
+
+
 @torch.no_grad()
 def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, max_frames: int = 108_000,
              policy_device: torch.device | str = "cpu") -> tuple[float, list[float]]:

@@ -32,7 +32,6 @@ from torch import nn
 
 import common
 from common import RunArgs
-from cule.profiling import PhaseTimer
 
 
 @dataclass
@@ -119,12 +118,8 @@ class ReplayBuffer:
 
 def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
-    dist = common.setup_distributed(args.device)
-    torch.manual_seed(args.seed + dist.rank)
+    dist, timer, env = common.start(args)
     device = dist.device
-
-    timer = PhaseTimer(device)
-    env = common.TrainingEnv(args, dist, timer)
     q_network = QNetwork(env.num_actions).to(device)
     model = common.wrap_ddp(q_network, dist)
     target_network = copy.deepcopy(q_network)   # after wrap_ddp: process 0's weights on every process

@@ -28,7 +28,6 @@ from torch.distributions import Categorical
 
 import common
 from common import RunArgs
-from cule.profiling import PhaseTimer
 
 
 @dataclass
@@ -79,12 +78,8 @@ def gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor, last_v
 
 def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
-    dist = common.setup_distributed(args.device)
-    torch.manual_seed(args.seed + dist.rank)
+    dist, timer, env = common.start(args)
     device = dist.device
-
-    timer = PhaseTimer(device)
-    env = common.TrainingEnv(args, dist, timer)
     agent = common.ActorCritic(env.num_actions).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
