@@ -142,34 +142,6 @@ CULE_HD ObjectMask ball_object(i16 pos, u8 ctrlpf) {
 
 // ---- drawing --------------------------------------------------------------------------------
 
-// Collision latch bits (CXM0P.7 = bit 0 ... CXPPMM.6 = bit 14) for a set of objects on one pixel.
-CULE_HD u16 collisions_of(u32 e) {
-    u32 m0 = (e & M0_BIT) ? 0xFFFF : 0, m1 = (e & M1_BIT) ? 0xFFFF : 0;
-    u32 p0 = (e & P0_BIT) ? 0xFFFF : 0, p1 = (e & P1_BIT) ? 0xFFFF : 0;
-    u32 bl = (e & BL_BIT) ? 0xFFFF : 0, pf = (e & PF_BIT) ? 0xFFFF : 0;
-    u32 c = (m0 & p1 & 0x0001) | (m0 & p0 & 0x0002) | (m1 & p0 & 0x0004) | (m1 & p1 & 0x0008) |
-            (p0 & pf & 0x0010) | (p0 & bl & 0x0020) | (p1 & pf & 0x0040) | (p1 & bl & 0x0080) |
-            (m0 & pf & 0x0100) | (m0 & bl & 0x0200) | (m1 & pf & 0x0400) | (m1 & bl & 0x0800) |
-            (bl & pf & 0x1000) | (p0 & p1 & 0x2000) | (m0 & m1 & 0x4000);
-    return (u16)c;
-}
-
-// Which colour register (0 BK, 1 PF, 2 P0, 3 P1) shows for the objects e on a pixel.
-CULE_HD u32 colour_of(u32 e, bool left_half) {
-    u32 c = 0;
-    if (e & PRIORITY_BIT) {
-        if (e & (P1_BIT | M1_BIT)) c = 3;
-        if (e & (P0_BIT | M0_BIT)) c = 2;
-        if (e & (BL_BIT | PF_BIT)) c = 1;   // score mode has no effect under priority...
-    } else {
-        if (e & BL_BIT) c = 1;
-        if (e & PF_BIT) c = (e & SCORE_BIT) ? (left_half ? 2 : 3) : 1;
-        if (e & (P1_BIT | M1_BIT)) c = (c != 2) ? 3 : 2;
-        if (e & (P0_BIT | M0_BIT)) c = 2;
-    }
-    return c;
-}
-
 // Stella draws the common object combinations with special loops that step four pixels at a
 // time from aligned positions while the objects' masks are empty. Within a span they give the
 // same pixels as the general rule, but a four-pixel step may run past the span's end; those
@@ -215,31 +187,24 @@ CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
 
 // ---- scanline bitmaps ------------------------------------------------------------------------
 
-// The pixels an object covers on a line, as a bitmap: bit x%32 of word x/32 is pixel x. The
-// mask functions above are the definition; this is the same set, built copy by copy, so that a
-// span is drawn a 32-pixel word at a time. A copy starting near the right edge spills into
-// pixels 160..191 (word 5), which fold back onto 0..31: the TIA's wrap-around.
-struct LineBits {
-    u32 w[6];
-};
+// The pixels an object covers on a line, as bitmaps: bit x%32 of word x/32 is pixel x. The
+// mask functions above are the definition; these give the same set a 32-pixel word at a time,
+// copy by copy, so that a span is drawn a word at a time and only its words are built.
 
-// ORs `pattern` (bit k: pixel x+k) in at pixel x, 0 <= x < 160.
-CULE_HD void put_pattern(LineBits& l, i32 x, u32 pattern) {
-    i32 i = x >> 5, s = x & 31;
-    l.w[i] |= pattern << s;
-    if (s) l.w[i + 1] |= pattern >> (32 - s);
+// `pattern` (bit k: pixel start+k) as seen in word w. A copy starting near the right edge
+// wraps round onto pixels 0..31, word 0: the TIA's wrap-around.
+CULE_HD u32 pattern_word(u32 pattern, i32 start, i32 w) {
+    auto shifted = [](u32 p, i32 d) { return d >= 32 || d <= -32 ? 0u : d >= 0 ? p << d : p >> -d; };
+    u32 bits = shifted(pattern, start - 32 * w);
+    if (w == 0) bits |= shifted(pattern, start - SCREEN_WIDTH);
+    return bits;
 }
 
-CULE_HD void put_copies(LineBits& l, i32 pos, u32 mode, bool first, u32 pattern) {
-    u32 copies = nusiz_copies(mode);
-    if (first) put_pattern(l, pos, pattern);
+CULE_HD u32 copies_word(i32 pos, u32 mode, bool first, u32 pattern, i32 w) {
+    u32 copies = nusiz_copies(mode), bits = first ? pattern_word(pattern, pos, w) : 0;
     for (i32 k = 0; k < 3; ++k)
-        if (copies & (1u << k)) put_pattern(l, (pos + (16 << k)) % SCREEN_WIDTH, pattern);
-}
-
-CULE_HD void fold_wrap(LineBits& l) {
-    l.w[0] |= l.w[5];
-    l.w[5] = 0;
+        if (copies & (1u << k)) bits |= pattern_word(pattern, (pos + (16 << k)) % SCREEN_WIDTH, w);
+    return bits;
 }
 
 // Graphics in pixel order (bit k: pixel k), each bit `scale` pixels wide.
@@ -251,31 +216,21 @@ CULE_HD u32 stretched_graphics(u8 grp, i32 scale) {
     return out;
 }
 
-CULE_HD LineBits player_line(ObjectMask m, u8 grp) {
-    LineBits l = {};
+CULE_HD u32 player_word(ObjectMask m, u8 grp, i32 w) {
     u32 mode = m.shape & 7;
     bool first = !(m.shape & SKIP_FIRST);
-    if (mode == 5 || mode == 7) {   // double and quad width: one copy, one pixel late
-        if (first) put_pattern(l, (m.pos + 1) % SCREEN_WIDTH, stretched_graphics(grp, mode == 5 ? 2 : 4));
-    } else {
-        put_copies(l, m.pos, mode, first, reverse_bits(grp));
-    }
-    fold_wrap(l);
-    return l;
+    if (mode == 5 || mode == 7)   // double and quad width: one copy, one pixel late
+        return first ? pattern_word(stretched_graphics(grp, mode == 5 ? 2 : 4), (m.pos + 1) % SCREEN_WIDTH, w) : 0;
+    return copies_word(m.pos, mode, first, reverse_bits(grp), w);
 }
 
-CULE_HD LineBits missile_line(ObjectMask m) {
-    LineBits l = {};
-    if (!(m.shape & HIDDEN)) put_copies(l, m.pos, m.shape & 7, true, (1u << (1 << ((m.shape >> 3) & 3))) - 1);
-    fold_wrap(l);
-    return l;
+CULE_HD u32 missile_word(ObjectMask m, i32 w) {
+    if (m.shape & HIDDEN) return 0;
+    return copies_word(m.pos, m.shape & 7, true, (1u << (1 << ((m.shape >> 3) & 3))) - 1, w);
 }
 
-CULE_HD LineBits ball_line(ObjectMask m) {
-    LineBits l = {};
-    put_pattern(l, m.pos, (1u << (1 << (m.shape & 3))) - 1);
-    fold_wrap(l);
-    return l;
+CULE_HD u32 ball_word(ObjectMask m, i32 w) {
+    return pattern_word((1u << (1 << (m.shape & 3))) - 1, m.pos, w);
 }
 
 // The low 8 bits of v, each widened to 4 pixels.
@@ -292,15 +247,18 @@ CULE_HD u32 reverse_bits32(u32 v) {
            (u32)reverse_bits((u8)(v >> 16)) << 8 | reverse_bits((u8)(v >> 24));
 }
 
-// Both halves of the playfield: 20 cells of 4 pixels each, the right half mirrored if reflected.
-CULE_HD LineBits playfield_line(u32 pf, u8 reflect) {
+// The playfield in word w: 20 cells of 4 pixels per half, the right half mirrored if reflected.
+CULE_HD u32 playfield_word(u32 pf, u8 reflect, i32 w) {
     // Cells in screen order: PF0 bits 4..7, PF1 bits 7..0, PF2 bits 0..7 (see playfield_mask).
     u32 cells = (pf & 0x0000F) | (u32)reverse_bits((u8)(pf >> 4)) << 4 | (pf & 0xFF000);
     u32 right = reflect ? reverse_bits32(cells) >> 12 : cells;
-    LineBits l = {{widen_to_nibbles(cells), widen_to_nibbles(cells >> 8),
-                   widen_to_nibbles(cells >> 16) | widen_to_nibbles(right) << 16,
-                   widen_to_nibbles(right >> 4), widen_to_nibbles(right >> 12), 0}};
-    return l;
+    switch (w) {
+        case 0: return widen_to_nibbles(cells);
+        case 1: return widen_to_nibbles(cells >> 8);
+        case 2: return widen_to_nibbles(cells >> 16) | widen_to_nibbles(right) << 16;
+        case 3: return widen_to_nibbles(right >> 4);
+        default: return widen_to_nibbles(right >> 12);
+    }
 }
 
 // Collision latch bits for six object words (the pixels of a word they cover).
@@ -323,6 +281,15 @@ CULE_HD u32 span_bits(i32 w, i32 from, i32 to) {
     return upper & ~((1u << lo) - 1);
 }
 
+// 0xFF in byte k for each bit k < 8 of `bits`: eight pixels of a bitmap as a byte mask (byte k
+// is pixel k in memory: x86 and NVIDIA GPUs are little-endian).
+CULE_HD u64 byte_mask(u32 bits) {
+    u64 x = ((u64)(bits & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+    return (((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull) * 0xFF;
+}
+
+CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
+
 // Draws n pixels from hpos on the current line and latches their collisions.
 template <bool DRAW>
 CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
@@ -340,54 +307,66 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     u32 e0 = t.enabled | t.prio_score;
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
-    LineBits none = {};
-    LineBits p0 = (t.enabled & P0_BIT) ? player_line(t.mp0, t.cur_grp0) : none;
-    LineBits p1 = (t.enabled & P1_BIT) ? player_line(t.mp1, t.cur_grp1) : none;
-    LineBits m0 = (t.enabled & M0_BIT) ? missile_line(t.mm0) : none;
-    LineBits m1 = (t.enabled & M1_BIT) ? missile_line(t.mm1) : none;
-    LineBits bl = (t.enabled & BL_BIT) ? ball_line(t.mbl) : none;
-    LineBits pf = (t.enabled & PF_BIT) ? playfield_line(t.pf, t.pf_reflect) : none;
-    // Background and playfield colours by (left half, playfield bit): indexed, not branched on.
-    u8 plain[4];
-    for (i32 left = 0; left < 2; ++left) {
-        plain[left * 2] = t.color[0];
-        plain[left * 2 + 1] = t.color[score_only_pf ? (left ? 2 : 3) : colour_of(PF_BIT | t.prio_score, left)];
-    }
-    // The five words of the line, unrolled: the line bitmaps are then indexed by constants and
-    // stay in registers (on a GPU an indexed array lives in local memory).
+    // Which colour register each pixel shows is decided for 32 pixels at once, as three bitmaps
+    // (registers 1..3; register 0, the background, where none is set). Score colours also apply
+    // under priority when the playfield is the only object (Stella's playfield-only loop).
+    const bool priority = (t.prio_score & PRIORITY_BIT) && !score_only_pf;
+    const bool score = (t.prio_score & SCORE_BIT) && !priority;
+    const u64 c0 = byte_broadcast(t.color[0]), d1 = byte_broadcast(t.color[1]) ^ c0,
+              d2 = byte_broadcast(t.color[2]) ^ c0, d3 = byte_broadcast(t.color[3]) ^ c0;
+    u8* line = fb + pos - hpos;   // the line's first pixel: lines start 8-byte aligned
+    // The five words of the line, unrolled, so that each word's bitmaps are built with constant
+    // shifts; only the words of the span are built.
     const i32 first_word = hpos >> 5, last_word = (hpos + n - 1) >> 5;
+    const u8 e = t.enabled;
     CULE_UNROLL
     for (i32 w = 0; w < 5; ++w) {
         if (w < first_word || w > last_word) continue;
         u32 in_span = span_bits(w, hpos, hpos + n);
-        u32 wp0 = p0.w[w] & in_span, wm0 = m0.w[w] & in_span, wp1 = p1.w[w] & in_span;
-        u32 wm1 = m1.w[w] & in_span, wbl = bl.w[w] & in_span, wpf = pf.w[w] & in_span;
-        u32 objects = wp0 | wm0 | wp1 | wm1 | wbl;
-        if (objects) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        u32 wp0 = (e & P0_BIT) ? player_word(t.mp0, t.cur_grp0, w) & in_span : 0;
+        u32 wp1 = (e & P1_BIT) ? player_word(t.mp1, t.cur_grp1, w) & in_span : 0;
+        u32 wm0 = (e & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
+        u32 wm1 = (e & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
+        u32 wbl = (e & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
+        u32 wpf = (e & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
+        if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
         if (!DRAW) continue;
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
-        u8* out = fb + pos - hpos;
-        // Runs of pixels that show the same objects share a colour: bit k of `changes` is set
-        // where some object's or the playfield's pixel k + 1 differs from pixel k.
-        u32 changes = (wp0 ^ wp0 >> 1) | (wm0 ^ wm0 >> 1) | (wp1 ^ wp1 >> 1) | (wm1 ^ wm1 >> 1) |
-                      (wbl ^ wbl >> 1) | (wpf ^ wpf >> 1);
-        for (i32 x = from; x < to;) {
-            i32 b = x & 31;
-            u8 colour;
-            if (objects >> b & 1) {   // the general rule
-                u32 e = (wp0 >> b & 1) * P0_BIT | (wm0 >> b & 1) * M0_BIT | (wp1 >> b & 1) * P1_BIT |
-                        (wm1 >> b & 1) * M1_BIT | (wbl >> b & 1) * BL_BIT | (wpf >> b & 1) * PF_BIT;
-                colour = t.color[colour_of(e | t.prio_score, x < 80)];
-            } else {                  // background and playfield only
-                colour = plain[(x < 80) * 2 + (wpf >> b & 1)];
-            }
-            u32 stops = changes >> b;
-            i32 end = stops ? x + lowest_bit(stops) + 1 : 32 * w + 32;
-            if (end > to) end = to;
-            if (x < 80 && end > 80) end = 80;
-            fill_bytes(out + x, end - x, colour);
-            x = end;
+        if (to <= from) continue;
+        u32 shown = span_bits(w, from, to), left = span_bits(w, 0, 80);
+        // Stella's rule: P0/M0 over P1/M1 over PF/BL over the background; under priority PF/BL
+        // first; in score mode the playfield takes P0's colour on the left, P1's on the right.
+        u32 p = wp0 | wm0, q = wp1 | wm1, c1, c2, c3;
+        if (priority) {
+            c1 = wbl | wpf;
+            c2 = p & ~c1;
+            c3 = q & ~p & ~c1;
+        } else if (score) {
+            c2 = p | (wpf & left);
+            c3 = (q | (wpf & ~left)) & ~c2;
+            c1 = wbl & ~wpf & ~(p | q);
+        } else {
+            c2 = p;
+            c3 = q & ~p;
+            c1 = (wbl | wpf) & ~(p | q);
+        }
+        c1 &= shown;
+        c2 &= shown;
+        c3 &= shown;
+        auto whole = [&](u32 c) { return c == 0 || c == shown; };
+        if (whole(c1) && whole(c2) && whole(c3)) {   // one colour: background, a wall, a wide object
+            fill_bytes(line + from, to - from, t.color[c1 ? 1 : c2 ? 2 : c3 ? 3 : 0]);
+            continue;
+        }
+        // Eight pixels at a time, each bitmap byte widened to a byte mask; the pixels of a group
+        // outside [from, to) keep what they hold.
+        for (i32 x = from & ~7; x < to; x += 8) {
+            i32 s = x & 31;
+            u64 px = c0 ^ (byte_mask(c1 >> s) & d1) ^ (byte_mask(c2 >> s) & d2) ^ (byte_mask(c3 >> s) & d3);
+            u64 keep = byte_mask(shown >> s);
+            if (~keep) px = (px & keep) | (load_word(line + x) & ~keep);
+            store_word(line + x, px);
         }
     }
     i32 end = hpos + n, last_step = end & ~3;

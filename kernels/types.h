@@ -27,15 +27,6 @@ typedef short i16;
 typedef int i32;
 typedef long long i64;
 
-// The index of the lowest set bit of v != 0.
-CULE_HD i32 lowest_bit(u32 v) {
-#ifdef __CUDA_ARCH__
-    return __ffs(v) - 1;
-#else
-    return __builtin_ctz(v);
-#endif
-}
-
 // n bytes of value v from p (memset without the standard headers NVRTC lacks). On the GPU,
 // aligned 8-byte stores where the run allows: a frame is mostly long runs of one colour.
 CULE_HD void fill_bytes(u8* p, i32 n, u8 v) {
@@ -46,6 +37,25 @@ CULE_HD void fill_bytes(u8* p, i32 n, u8 v) {
     for (; n > 0; --n) *p++ = v;
 #else
     if (n > 0) __builtin_memset(p, v, (unsigned long)n);
+#endif
+}
+
+// Eight bytes at p, 8-byte aligned.
+CULE_HD u64 load_word(const u8* p) {
+#ifdef __CUDA_ARCH__
+    return *(const u64*)p;
+#else
+    u64 v;
+    __builtin_memcpy(&v, p, 8);
+    return v;
+#endif
+}
+
+CULE_HD void store_word(u8* p, u64 v) {
+#ifdef __CUDA_ARCH__
+    *(u64*)p = v;
+#else
+    __builtin_memcpy(p, &v, 8);
 #endif
 }
 
