@@ -114,6 +114,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted; ++n) cpu_step(cpu, bus);
     c.cpu = cpu;
     if (c.tia.partial_frame) {
+        tia_draw_deferred<DRAW>(c.tia, bus.frame());
         if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);
         c.tia.frame_greyed = 1;
     } else {

@@ -1,6 +1,7 @@
 // Host-only test hooks: one instruction of the CPU core on a flat 64 KiB memory, for comparing
 // single instructions with an independent 6502 model (py65) in tests/test_cpu6502.py, and
-// cartridge accesses for the bank-switching tests in tests/test_cart.py.
+// cartridge accesses for the bank-switching tests in tests/test_cart.py, TIA writes for
+// tests/test_tia.py.
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -14,6 +15,7 @@
 
 #include "cart.h"
 #include "cpu6502.h"
+#include "tia.h"
 
 namespace cule {
 
@@ -70,6 +72,21 @@ inline void bind_probes(pybind11::module_& m) {
         },
         py::arg("scheme"), py::arg("rom"), py::arg("accesses"),
         "Runs cartridge accesses ('r' or 'w', address) from power-up; returns the bytes read.");
+    m.def(
+        "tia_probe",
+        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
+            Tia t = {};
+            std::vector<u8> screen(2 * SCREEN_PIXELS);
+            tia_reset(t, screen.data(), screen.data() + SCREEN_PIXELS, 0, 34, true);
+            tia_start_frame(t, 0);
+            u8* fb = screen.data() + t.front * SCREEN_PIXELS;
+            for (auto [cycle, addr, value] : writes) tia_poke<true>(t, fb, addr, value, cycle, false);
+            if (cut) tia_draw_deferred<true>(t, fb);
+            return py::make_tuple(py::bytes((const char*)fb, (size_t)SCREEN_PIXELS), t.collision);
+        },
+        py::arg("writes"), py::arg("cut"),
+        "Writes (CPU cycle, TIA register, value) into a fresh frame, then draws what a frame cut "
+        "by the instruction cap shows if `cut`; returns (palette indices, collision latches).");
 }
 
 }  // namespace cule

@@ -38,6 +38,7 @@ struct Tia {
     i32 clock_frame_start, clock_start_display, clock_stop_display;
     i32 clock_last_update, clocks_to_end_of_line;
     i32 vsync_finish_clock, last_hmove_clock;
+    i32 clock_deferred_update;   // the last write drawing was not brought up to (tia_poke)
     i32 dump_disabled_cycle;     // CPU cycles
     i32 scanlines_last_frame;
     i32 frame_pos;               // next pixel the drawing writes (Stella's frame pointer)
@@ -431,6 +432,13 @@ CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
     } while (t.clock_last_update < clock);
 }
 
+// Draws up to the last write whose drawing tia_poke deferred: a frame cut short shows the
+// pixels Stella had drawn when it stopped.
+template <bool DRAW>
+CULE_HD void tia_draw_deferred(Tia& t, u8* fb) {
+    tia_update_to<DRAW>(t, fb, t.clock_deferred_update);
+}
+
 CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
     return (clock - t.clock_frame_start) % CLOCKS_PER_LINE;
 }
@@ -465,6 +473,7 @@ CULE_HD void tia_rebase_cycles(Tia& t, u32 cycles) {
     t.clock_last_update -= clocks;
     t.vsync_finish_clock -= clocks;
     t.last_hmove_clock -= clocks;
+    t.clock_deferred_update -= clocks;
 }
 
 // A new frame starts at the beginning of the line in which the last one ended. Returns the
@@ -590,8 +599,15 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         }
         default: break;
     }
-    tia_update_to<DRAW>(t, fb, clock + delay);
     bool end_frame = (clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
+    // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
+    // audio, motion values, HMCLR, unused addresses) leaves that to the next drawing: the pixels
+    // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
+    // is covered by the span after it. Only the frame's last span shows, so a write ending the
+    // frame draws, and a frame cut by the instruction cap catches up in console_frame.
+    const u64 NOT_DRAWN = 0x3ull << 0x02 | 0x3Full << 0x15 | 0x1Full << 0x20 | 1ull << 0x2B | 0x7FFFFull << 0x2D;
+    if ((NOT_DRAWN >> addr & 1) && !end_frame) t.clock_deferred_update = clock;
+    else tia_update_to<DRAW>(t, fb, clock + delay);
 
     i32 hpos = clocks_into_line(t, clock);
     switch (addr) {
