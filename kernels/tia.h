@@ -440,7 +440,7 @@ CULE_HD void tia_draw_deferred(Tia& t, u8* fb) {
 }
 
 CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
-    return (clock - t.clock_frame_start) % CLOCKS_PER_LINE;
+    return (i32)((u32)(clock - t.clock_frame_start) % CLOCKS_PER_LINE);   // never negative
 }
 
 // ---- reset and frames -----------------------------------------------------------------------
@@ -599,7 +599,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         }
         default: break;
     }
-    bool end_frame = (clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
+    bool end_frame = (u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
     // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
     // audio, motion values, HMCLR, unused addresses) leaves that to the next drawing: the pixels
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
