@@ -2,8 +2,8 @@
 // pass runs its frames without pixels and logs, for the frames a step shows, the TIA as each
 // frame began and every CPU access to the TIA after it, with its cycle. The render pass replays
 // the log through the same TIA code, drawing. A write is replayed as the write; a read, which
-// changes no register, as the drawing up to its clock that it makes the TIA do (where spans end
-// changes pixels: see draw_span's four-pixel step).
+// changes no register, as the drawing up to its clock that it makes the TIA do, so that both
+// passes draw the same spans.
 #pragma once
 #include "types.h"
 #include "tia.h"
