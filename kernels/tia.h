@@ -319,17 +319,16 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     // The five words of the line, unrolled, so that each word's bitmaps are built with constant
     // shifts; only the words of the span are built.
     const i32 first_word = hpos >> 5, last_word = (hpos + n - 1) >> 5;
-    const u8 e = t.enabled;
     CULE_UNROLL
     for (i32 w = 0; w < 5; ++w) {
         if (w < first_word || w > last_word) continue;
         u32 in_span = span_bits(w, hpos, hpos + n);
-        u32 wp0 = (e & P0_BIT) ? player_word(t.mp0, t.cur_grp0, w) & in_span : 0;
-        u32 wp1 = (e & P1_BIT) ? player_word(t.mp1, t.cur_grp1, w) & in_span : 0;
-        u32 wm0 = (e & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
-        u32 wm1 = (e & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
-        u32 wbl = (e & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
-        u32 wpf = (e & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
+        u32 wp0 = (e0 & P0_BIT) ? player_word(t.mp0, t.cur_grp0, w) & in_span : 0;
+        u32 wp1 = (e0 & P1_BIT) ? player_word(t.mp1, t.cur_grp1, w) & in_span : 0;
+        u32 wm0 = (e0 & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
+        u32 wm1 = (e0 & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
+        u32 wbl = (e0 & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
+        u32 wpf = (e0 & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
         if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
         if (!DRAW) continue;
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
