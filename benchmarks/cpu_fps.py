@@ -7,7 +7,11 @@ Reports raw emulated frames per second (frames the emulator ran, frameskip inclu
 Random actions, frameskip 4, no sticky actions, full RGB frames. Results go to
 benchmarks/results/cpu_fps-<game>-<date>.json.
 
+With several games (or `all`, the Atari-57), only the per-core comparison is run for each, and
+the ratio's geometric mean over the games is reported: cpu_fps-survey-<date>.json.
+
     python benchmarks/cpu_fps.py --game pong --seconds 5
+    python benchmarks/cpu_fps.py --game all --seconds 2
 """
 from __future__ import annotations
 
@@ -67,35 +71,77 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="pong")
-    p.add_argument("--seconds", type=float, default=5.0)
-    p.add_argument("--envs", type=int, default=64)
-    args = p.parse_args()
-    cores = os.cpu_count() or 1
+def machine_facts() -> dict:
     import ale_py
     import cule
 
-    rows = {
-        "cule_cpu_1_thread_1_env": cule_fps(args.game, 1, 1, args.seconds),
-        f"cule_cpu_1_thread_{args.envs}_envs": cule_fps(args.game, args.envs, 1, args.seconds),
-        f"cule_cpu_{cores}_threads_{args.envs}_envs": cule_fps(args.game, args.envs, cores, args.seconds),
-        "ale_py_single_env": ale_fps(args.game, args.seconds),
-    }
-    result = {
-        "benchmark": "cpu_fps", "game": args.game, "num_envs": args.envs, "frameskip": 4,
-        "observation": "210x160 RGB",
-        "unit": "raw emulated frames per second", "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": cpu_model(), "cores": cores},
+    return {
+        "date": datetime.date.today().isoformat(),
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count() or 1},
         "versions": {"cule": cule.__version__, "ale_py": ale_py.__version__, "python": platform.python_version()},
-        "fps": rows,
     }
-    out = Path(__file__).parent / "results" / f"cpu_fps-{args.game}-{result['date']}.json"
+
+
+def one_game(game: str, seconds: float, envs: int) -> None:
+    cores = os.cpu_count() or 1
+    rows = {
+        "cule_cpu_1_thread_1_env": cule_fps(game, 1, 1, seconds),
+        f"cule_cpu_1_thread_{envs}_envs": cule_fps(game, envs, 1, seconds),
+        f"cule_cpu_{cores}_threads_{envs}_envs": cule_fps(game, envs, cores, seconds),
+        "ale_py_single_env": ale_fps(game, seconds),
+    }
+    facts = machine_facts()
+    result = {
+        "benchmark": "cpu_fps", "game": game, "num_envs": envs, "frameskip": 4,
+        "observation": "210x160 RGB", "unit": "raw emulated frames per second", **facts, "fps": rows,
+    }
+    out = Path(__file__).parent / "results" / f"cpu_fps-{game}-{facts['date']}.json"
     out.write_text(json.dumps(result, indent=2) + "\n")
     for name, fps in rows.items():
         print(f"{name:32s} {fps:12,.0f}")
     print(f"written to {out}")
+
+
+def survey(games: list[str], seconds: float, envs: int) -> None:
+    """Per core only: cule on one thread with `envs` environments against one ALEInterface."""
+    rows = {}
+    print(f"{'game':20s} {'cule 1 core':>12s} {'ale-py':>12s} {'ratio':>6s}")
+    for game in games:
+        cule, ale = cule_fps(game, envs, 1, seconds), ale_fps(game, seconds)
+        rows[game] = {"cule_cpu_1_thread": cule, "ale_py_single_env": ale, "ratio": cule / ale}
+        print(f"{game:20s} {cule:12,.0f} {ale:12,.0f} {cule / ale:6.2f}", flush=True)
+    ratios = np.array([r["ratio"] for r in rows.values()])
+    summary = {
+        "geometric_mean_ratio": float(np.exp(np.log(ratios).mean())),
+        "min_ratio": float(ratios.min()), "games_at_or_above_1": int((ratios >= 1).sum()), "games": len(rows),
+    }
+    facts = machine_facts()
+    result = {
+        "benchmark": "cpu_fps_survey", "num_envs": envs, "frameskip": 4, "observation": "210x160 RGB",
+        "unit": "raw emulated frames per second", "seconds_each": seconds, **facts,
+        "summary": summary, "games": rows,
+    }
+    out = Path(__file__).parent / "results" / f"cpu_fps-survey-{facts['date']}.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"geometric mean of the ratio {summary['geometric_mean_ratio']:.3f}, lowest {summary['min_ratio']:.2f}, "
+          f"{summary['games_at_or_above_1']} of {summary['games']} games at or above ale-py")
+    print(f"written to {out}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", nargs="+", default=["pong"], help="one or more ALE ids, or `all` for the Atari-57")
+    p.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    p.add_argument("--envs", type=int, default=64)
+    args = p.parse_args()
+    if args.game == ["all"]:
+        from cule.games import list_games
+
+        args.game = list_games()
+    if len(args.game) == 1:
+        one_game(args.game[0], args.seconds, args.envs)
+    else:
+        survey(args.game, args.seconds, args.envs)
 
 
 if __name__ == "__main__":
