@@ -172,7 +172,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
             self._vec = CpuBackend(self._spec, np.stack(pool), self.num_envs, self.frameskip, p,
                                    int(max_num_frames_per_episode), legal, bool(episodic_life),
-                                   bool(life_loss_info), threads)
+                                   bool(life_loss_info), threads, maxpool=self.maxpool)
         else:
             from .backends.cuda import CudaBackend
             self._vec = CudaBackend(self.device, self.game.index, _packed_wiring(self.game), rom, np.stack(pool),

@@ -40,6 +40,7 @@ struct StepConfig {
 struct StepResult {
     i32 reward;
     u8 terminated, truncated;
+    u8 ran_again;   // the step ran again from its start, drawing every frame
 };
 
 CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
@@ -70,14 +71,16 @@ CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, con
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
 // the render pass (then no drawing code is compiled in). Returns the reward, and in
-// `buffers_exact` whether both frame buffers now hold what ALE's would: the last two frames
-// emulated were drawn in full, so no row of an undrawn frame shows through.
+// `buffers_exact` whether the frame buffers now hold what ALE's would, so that no row of an
+// undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
+// only the last frame) the step ran to its end and its last two frames were whole, the one
+// before the last undrawn but drawn whole by running the step again (redraw_behind_buffer).
 template <bool LOGGED>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
                         i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
-    i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0;
+    i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
     life_lost = false;
     for (i32 f = 0; f < cfg.frameskip; ++f) {
         // ALE draws for both players on every frame, emulated or not.
@@ -90,14 +93,17 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
                               draw ? log : nullptr);
         const Tia& t = m.console.tia;
-        drawn_in_full = draw && !t.partial_frame && t.frame_pos >= SCREEN_PIXELS ? drawn_in_full + 1 : 0;
+        bool whole = !t.partial_frame && t.frame_pos >= SCREEN_PIXELS;   // every pixel written
+        whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
+        drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
         m.frame_number += 1;
         m.episode_frame_number += 1;
         m.episode_steps += 1;
         reward += m.game.reward;
         life_lost = m.game.lives < lives_before && m.game.lives > 0;
     }
-    buffers_exact = draw_from == 0 || drawn_in_full >= 2;
+    buffers_exact = draw_from == 0 || drawn_in_full >= 2 ||
+                    (draw_from == cfg.frameskip - 1 && drawn_in_full == 1 && whole_in_a_row >= 2);
     return reward;
 }
 
@@ -111,28 +117,60 @@ CULE_HD void finish_step(const Machine& m, const StepConfig& cfg, bool life_lost
 // The frames a step shows: its last two (the observation and the one it is max-pooled with).
 CULE_HD i32 first_shown_frame(const StepConfig& cfg) { return cfg.frameskip > 2 ? cfg.frameskip - 2 : 0; }
 
-// One vector-env step, drawing as it goes. Only the last two frames are drawn; where that would
-// not leave ALE's pixels (a frame cut short, an episode ending early) the step runs again from its
-// start, drawing every frame.
+// Where the last step started, for a step that draws only its last frame (observations without
+// max-pooling): the buffer of the frame before it, which then still holds an older frame, can
+// be drawn when something needs it by running the step again from here.
+struct LastStep {
+    Machine start;
+    EnvRng start_rng;
+    u8 action;
+    u8 buffer_behind;   // the other frame buffer does not hold the step's next-to-last frame yet
+    u8 padding[6];
+};
+
+// Brings the buffer left behind up to date: both buffers then hold what ALE's do. The step's
+// last two frames were whole, so drawing them from its start rewrites every pixel of both.
+CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, const StepConfig& cfg) {
+    if (!last.buffer_behind) return;
+    Machine m = last.start;
+    EnvRng rng = last.start_rng;
+    bool life_lost, exact;
+    step_frames<false>(m, screen, rng, rom, cfg, last.action, cfg.frameskip - 2, nullptr, life_lost, exact);
+    last.buffer_behind = 0;
+}
+
+// One vector-env step, drawing as it goes. Only the last two frames are drawn, or with `last`
+// only the last one; where that would not leave ALE's pixels (a frame cut short, an episode
+// ending early) the step runs again from its start, drawing every frame.
 CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
-                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action) {
-    StepResult out = {0, 0, 0};
+                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
+                            LastStep* last = nullptr) {
+    StepResult out = {0, 0, 0, 0};
     if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
         env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+        if (last) last->buffer_behind = 0;
         return out;
     }
     bool life_lost, exact = false;
-    if (first_shown_frame(cfg) > 0) {
+    i32 first = last && cfg.frameskip >= 2 ? cfg.frameskip - 1 : first_shown_frame(cfg);
+    if (first > 0) {
         const Machine start = m;
         const EnvRng start_rng = rng;
-        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first_shown_frame(cfg), nullptr,
-                                        life_lost, exact);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact);
         if (!exact) {
+            // The run from the start draws over both buffers as they were when the step began.
+            if (last) redraw_behind_buffer(*last, screen, rom, cfg);
             m = start;
             rng = start_rng;
+        } else if (last) {
+            *last = LastStep{start, start_rng, action, 1, {}};   // frame frameskip - 2 went undrawn
         }
     }
-    if (!exact) out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
+    if (!exact) {
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
+        out.ran_again = first > 0;
+        if (last) last->buffer_behind = 0;
+    }
     finish_step(m, cfg, life_lost, out, needs_reset);
     return out;
 }
@@ -153,7 +191,7 @@ struct RenderJob {
 CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
                                    const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
                                    RenderJob& job) {
-    StepResult out = {0, 0, 0};
+    StepResult out = {0, 0, 0, 0};
     tia_log_clear(job.log);
     job.redo = 0;
     if (needs_reset) {   // the reset copies its frames from the pool: nothing to draw

@@ -214,9 +214,11 @@ class VecEnv {
         if (!cfg_.pool_size) throw std::logic_error("reset pool is empty");
         const u8* m = mask.data();
         for (i32 i = 0; i < n_; ++i) {
-            if (m[i])
+            if (m[i]) {
                 env_reset(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(), pool_screens_.data(),
                           cfg_.pool_size, same_console);
+                if (last_frame_only()) last_[i].buffer_behind = 0;
+            }
         }
     }
 
@@ -236,14 +238,20 @@ class VecEnv {
         for (i32 i = 0; i < n_; ++i) {
             StepResult s;
             if (split_render_) {   // the GPU's two passes, one env at a time
+                catch_up(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[omp_get_thread_num()];
                 s = env_step_logged(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
                                     pool_screens_.data(), spec_.rom.data(), cfg_, a[i], job);
                 render_step(job, screen(i), spec_.rom.data(), cfg_);
                 job.stats.count(job);
             } else {
+                bool behind = last_frame_only() && last_[i].buffer_behind;
                 s = env_step(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(), pool_screens_.data(),
-                             spec_.rom.data(), cfg_, a[i]);
+                             spec_.rom.data(), cfg_, a[i], last_frame_only() ? &last_[i] : nullptr);
+                if (s.ran_again) {
+#pragma omp atomic
+                    ran_again_[behind] += 1;
+                }
             }
             r[i] = s.reward;
             te[i] = s.terminated;
@@ -263,6 +271,10 @@ class VecEnv {
         return py::make_tuple(replayed, redone, most);
     }
 
+    // Steps of the direct path run again from their start, drawing every frame: (those that
+    // found both buffers current, those that first redrew the buffer left behind).
+    py::tuple rerun_stats() const { return py::make_tuple(ran_again_[0], ran_again_[1]); }
+
     // Current frames as palette indices, shape (N, 210, 160).
     void screens(py::array_t<u8, py::array::c_style>& out) const {
         check_length(out.size() / SCREEN_PIXELS, "screen buffer");
@@ -274,7 +286,7 @@ class VecEnv {
     // The current frames in RGB or grey, height x width (shrunk as OpenCV's INTER_AREA does);
     // where `maxpool` is set, the channel-wise maximum of the last two frames.
     void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
-                 const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) const {
+                 const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) {
         if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
             throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
         const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
@@ -292,6 +304,7 @@ class VecEnv {
         py::gil_scoped_release release;
 #pragma omp parallel for num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
+            if (pool[i]) catch_up(i);
             u8* dst = o + (size_t)i * frame_bytes;
             if (!resize) {   // observe_element's first case, unrolled
                 const Console& c = machines_[i].console;
@@ -331,9 +344,10 @@ class VecEnv {
         return d;
     }
 
-    Bytes get_states() const {
+    Bytes get_states() {
         Bytes out({(py::ssize_t)n_, (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)});
         for (i32 i = 0; i < n_; ++i) {
+            catch_up(i);
             u8* o = out.mutable_data(i, 0);
             std::memcpy(o, &machines_[i], sizeof(Machine));
             std::memcpy(o + sizeof(Machine), screen(i), SCREEN_BYTES);
@@ -352,6 +366,7 @@ class VecEnv {
             std::memcpy(&machines_[i], s, sizeof(Machine));
             std::memcpy(screen(i), s + sizeof(Machine), SCREEN_BYTES);
             needs_reset_[i] = 0;
+            if (last_frame_only()) last_[i].buffer_behind = 0;
         }
     }
 
@@ -370,8 +385,20 @@ class VecEnv {
     bool split_render() const { return split_render_; }
     void set_split_render(bool on) { split_render_ = on; }
 
+    // Whether steps draw only their last frame (kernels/env.h, LastStep): for observations
+    // without max-pooling. The frame before it is drawn when something needs it: a state taken,
+    // a max-pooled observation, a step run again from its start.
+    bool last_frame_only() const { return !last_.empty(); }
+    void set_last_frame_only(bool on) {
+        for (i32 i = 0; i < (i32)last_.size(); ++i) catch_up(i);
+        last_.assign(on ? (size_t)n_ : 0, LastStep{});
+    }
+
   private:
     u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    void catch_up(i32 i) {
+        if (last_frame_only()) redraw_behind_buffer(last_[i], screen(i), spec_.rom.data(), cfg_);
+    }
     const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
     void check_length(py::ssize_t n, const char* what) const {
         if (n != n_) throw std::invalid_argument(std::string(what) + " must have " + std::to_string(n_) +
@@ -391,6 +418,8 @@ class VecEnv {
     // The split passes (kernels/env.h: env_step_logged, render_step) instead of env_step: the
     // CUDA backend's way, here to check it against the direct one.
     bool split_render_ = false;
+    std::vector<LastStep> last_;   // one per env where steps draw only their last frame
+    u64 ran_again_[2] = {0, 0};
     struct RenderStats {
         u64 replayed = 0, redone = 0, most_events = 0;
         void count(const RenderJob& job) {
@@ -583,7 +612,9 @@ PYBIND11_MODULE(_cpu, m) {
         .def("get_states", &VecEnv::get_states)
         .def("set_states", &VecEnv::set_states)
         .def_property("split_render", &VecEnv::split_render, &VecEnv::set_split_render)
+        .def_property("last_frame_only", &VecEnv::last_frame_only, &VecEnv::set_last_frame_only)
         .def("render_stats", &VecEnv::render_stats)
+        .def("rerun_stats", &VecEnv::rerun_stats)
         .def_property_readonly("num_envs", &VecEnv::num_envs);
 
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));

@@ -13,11 +13,14 @@ class CpuBackend:
 
     def __init__(self, spec: "_cpu.GameSpec", pool: np.ndarray, num_envs: int, frameskip: int,
                  repeat_action_probability: float, max_episode_frames: int, legal_actions: int,
-                 episodic_life: bool, life_loss_info: bool, num_threads: int):
+                 episodic_life: bool, life_loss_info: bool, num_threads: int, maxpool: bool = True):
         self.num_envs = num_envs
         self._vec = _cpu.VecEnv(spec, num_envs, frameskip, repeat_action_probability, max_episode_frames,
                                 legal_actions, episodic_life, life_loss_info, num_threads)
         self._vec.set_pool(pool)
+        # Without max-pooling a step need only draw its last frame (the one before is drawn when
+        # something needs it: kernels/env.h, LastStep).
+        self._vec.last_frame_only = not maxpool
 
     @property
     def split_render(self) -> bool:
