@@ -396,10 +396,11 @@ class VecEnv {
 
   private:
     u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    // Both frame buffers of env i as ALE's: the one a step left behind drawn.
     void catch_up(i32 i) {
         if (last_frame_only()) redraw_behind_buffer(last_[i], screen(i), spec_.rom.data(), cfg_);
     }
-    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
     void check_length(py::ssize_t n, const char* what) const {
         if (n != n_) throw std::invalid_argument(std::string(what) + " must have " + std::to_string(n_) +
                                                  " entries, got " + std::to_string(n));
