@@ -158,7 +158,8 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
         const EnvRng start_rng = rng;
         out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact);
         if (!exact) {
-            // The run from the start draws over both buffers as they were when the step began.
+            // Rows its frames do not reach show the buffers as the step found them: bring the
+            // one the last step left behind up to date first.
             if (last) redraw_behind_buffer(*last, screen, rom, cfg);
             m = start;
             rng = start_rng;
