@@ -37,7 +37,7 @@ def test_frameskip_4_leaves_the_frames_of_frameskip_1(game):
 
 
 @pytest.mark.parametrize("game", ["alien", "qbert"])
-def test_a_step_run_again_first_redraws_the_frame_left_behind(game):
+def test_steps_run_again_after_one_that_left_a_buffer_behind(game):
     """Steps that draw only their last frame leave the other buffer behind until something needs
     it: a state taken (every 50 steps here) redraws it. These games have frames that end early
     (a life lost), so some steps run again from their start, drawing every frame, right after a
@@ -46,7 +46,8 @@ def test_a_step_run_again_first_redraws_the_frame_left_behind(game):
     needs the redraw.)"""
     fast = CuleEnv(game, num_envs=8, frameskip=4, num_threads=1)
     slow = CuleEnv(game, num_envs=8, frameskip=1, num_threads=1)
-    assert fast._vec._vec.last_frame_only and not CuleEnv(game, num_envs=1, frameskip=4, maxpool=True)._vec._vec.last_frame_only
+    pooled = CuleEnv(game, num_envs=1, frameskip=4, maxpool=True)
+    assert fast._vec._vec.last_frame_only and not pooled._vec._vec.last_frame_only
     fast.reset(seed=0)
     slow.reset(seed=0)
     rng = np.random.default_rng(0)
