@@ -128,14 +128,21 @@ struct LastStep {
     u8 padding[6];
 };
 
+// Runs a step again from its start for its pixels, drawing from frame `draw_from`; the machine
+// it reaches is dropped (the step's own run already reached it).
+CULE_HD void draw_step_again(const Machine& start, const EnvRng& start_rng, u8 action, i32 draw_from, u8* screen,
+                             const u8* rom, const StepConfig& cfg) {
+    Machine m = start;
+    EnvRng rng = start_rng;
+    bool life_lost, exact;
+    step_frames<false>(m, screen, rng, rom, cfg, action, draw_from, nullptr, life_lost, exact);
+}
+
 // Brings the buffer left behind up to date: both buffers then hold what ALE's do. The step's
 // last two frames were whole, so drawing them from its start rewrites every pixel of both.
 CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, const StepConfig& cfg) {
     if (!last.buffer_behind) return;
-    Machine m = last.start;
-    EnvRng rng = last.start_rng;
-    bool life_lost, exact;
-    step_frames<false>(m, screen, rng, rom, cfg, last.action, cfg.frameskip - 2, nullptr, life_lost, exact);
+    draw_step_again(last.start, last.start_rng, last.action, cfg.frameskip - 2, screen, rom, cfg);
     last.buffer_behind = 0;
 }
 
@@ -213,12 +220,9 @@ CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& need
 }
 
 // A step the log cannot draw, run again from its start drawing every frame (the machine it
-// reaches is the state-update pass's, and is dropped).
+// reaches is the state-update pass's).
 CULE_HD void redo_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
-    Machine m = job.start;
-    EnvRng rng = job.start_rng;
-    bool life_lost, exact;
-    step_frames<false>(m, screen, rng, rom, cfg, job.action, 0, nullptr, life_lost, exact);
+    draw_step_again(job.start, job.start_rng, job.action, 0, screen, rom, cfg);
 }
 
 // The render pass of one environment's step (the GPU runs its two halves as two kernels).
