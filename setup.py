@@ -13,4 +13,15 @@ cpu_backend = Pybind11Extension(
     extra_link_args=["-fopenmp"],
 )
 
-setup(ext_modules=[cpu_backend], cmdclass={"build_ext": build_ext})
+# The CUDA entry points executed on the host, thread by thread: the CUDA backend on a machine
+# without a GPU (tests, CI). The same flags: its observations must round as the GPU's do.
+cuda_host = Pybind11Extension(
+    "cule._cuda_host",
+    ["kernels/module_cuda_host.cpp"],
+    include_dirs=["kernels"],
+    cxx_std=17,
+    extra_compile_args=["-O3", "-fopenmp", "-ffp-contract=off", "-Wno-unknown-pragmas"],
+    extra_link_args=["-fopenmp"],
+)
+
+setup(ext_modules=[cpu_backend, cuda_host], cmdclass={"build_ext": build_ext})

@@ -89,6 +89,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     With the default arguments every environment matches an ale-py `ALEInterface` with
     frameskip 1 and repeat_action_probability 0, frame for frame. `device`: "cpu" or a CUDA
     device ("cuda", "cuda:1"); by default the GPU where there is one (and CuPy), else the CPU.
+    `backend`: the engine, by default the device's own; "cuda" with device "cpu" executes the
+    CUDA kernels on the host, thread by thread (slow; for testing the GPU's code without a GPU).
     The two backends give the same bytes for the same inputs. Episodes restart as ale-py's
     AtariVectorEnv restarts them: on the step after the one that ended them ("NextStep"), or
     within it ("SameStep", the last observation then in info["final_obs"]). Every returned
@@ -106,13 +108,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  use_fire_reset: bool = False, episodic_life: bool = False, life_loss_info: bool = False,
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
-                 num_threads: int | None = None, rom_path: str | None = None, **unknown):
+                 num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
+                 **unknown):
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
             raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
         self.game = get_game(game)
         self.num_envs = _check_positive_int("num_envs", num_envs)
         self.device = _default_device() if device is None else _check_device(device)
+        self.backend = _check_backend(backend, self.device)
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -168,22 +172,24 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._rom, self._post_reset_state = rom, pool[0]
         legal = sum(1 << a for a in self.game.legal_actions)
         p = float(repeat_action_probability)
-        if self.device.type == "cpu":
-            threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
+        threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
+        if self.backend == "cpu":
             self._vec = CpuBackend(self._spec, np.stack(pool), self.num_envs, self.frameskip, p,
                                    int(max_num_frames_per_episode), legal, bool(episodic_life),
                                    bool(life_loss_info), threads, maxpool=self.maxpool)
         else:
-            from .backends.cuda import CudaBackend
-            self._vec = CudaBackend(self.device, self.game.index, _packed_wiring(self.game), rom, np.stack(pool),
+            from .backends.cuda import CudaBackend, GpuKernels, HostKernels
+            kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
+            self._vec = CudaBackend(kernels, self.game.index, _packed_wiring(self.game), rom, np.stack(pool),
                                     self.num_envs, self.frameskip, _repeat_threshold(p),
                                     int(max_num_frames_per_episode), legal, bool(episodic_life),
                                     bool(life_loss_info))
         self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
-        # Actions handed over as a tensor on the GPU are range-checked there, without waiting: a
-        # failed check sets `_action_error` (no env steps while it is set) and is raised at a later
-        # step, once its result has reached the host (_pending_checks: host copies behind events).
-        self._check_actions_on_device = self.device.type == "cuda"
+        # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
+        # tensor on the env's device are range-checked there: a failed check sets `_action_error`
+        # (no env steps while it is set) and is raised at a later step, once its result has reached
+        # the host (_pending_checks: host copies behind events).
+        self._check_actions_on_device = self._vec.asynchronous
         self._action_error = torch.zeros(1, dtype=torch.uint8, device=self.device)
         self._pending_checks: list[tuple[torch.Tensor, Any]] = []
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
@@ -239,9 +245,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         info = self._info()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             over = self._vec.pending_resets()
-            # A GPU does not wait to learn whether an episode ended: it always resets the ended
-            # ones (a masked kernel) and always gives final_obs.
-            if self.device.type == "cuda" or over.any():
+            # The CUDA backend does not wait to learn whether an episode ended: it always resets
+            # the ended ones (a masked kernel) and always gives final_obs.
+            if self._vec.asynchronous or over.any():
                 info["final_obs"] = self._observation()
                 self._vec.reset(over, True)
                 self._pooled &= ~over
@@ -388,7 +394,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             a = torch.from_numpy(a.astype(np.int64))
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
-        on_device = a.device == self.device and self._check_actions_on_device
+        on_device = isinstance(actions, torch.Tensor) and a.device == self.device and self._check_actions_on_device
         a = a.to(self.device, torch.int64)
         n = len(self.action_set)
         bad = (a < 0) | (a >= n)
@@ -452,6 +458,22 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 def _repeat_threshold(p: float) -> int:
     """A stored action changes when a 32-bit draw is >= this (as the CPU backend computes it)."""
     return math.ceil(p * 4294967296.0)
+
+
+BACKENDS = ("cpu", "cuda")
+
+
+def _check_backend(backend: str | None, device: torch.device) -> str:
+    """The engine: "cpu" (the CPU backend, device "cpu" only) or "cuda" (the CUDA kernels: on a
+    GPU, or with device "cpu" executed on the host thread by thread, to test them without one);
+    by default the device's own."""
+    if backend is None:
+        return device.type
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if backend == "cpu" and device.type != "cpu":
+        raise ValueError(f"backend 'cpu' runs on device 'cpu' only, got device {str(device)!r}")
+    return backend
 
 
 def _check_device(device) -> torch.device:

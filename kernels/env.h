@@ -240,9 +240,9 @@ static_assert(__has_unique_object_representations(Machine) && __has_unique_objec
 // The sizes and offsets that the Python side reads states by, as this compiler lays them out;
 // the CUDA backend checks at start that NVRTC's layout is the host's. In order: sizeof Machine,
 // sizeof EnvRng, offsets in Machine of the RAM, lives, frame number, episode frame number and
-// the TIA's front buffer (which of the two frame buffers holds the frame shown), and sizeof
-// RenderJob.
-enum : i32 { NUM_LAYOUT_FIELDS = 8 };
+// the TIA's front buffer (which of the two frame buffers holds the frame shown), sizeof
+// RenderJob and the offset in it of the redo flag.
+enum : i32 { NUM_LAYOUT_FIELDS = 9 };
 
 CULE_HD void state_layout(u64* out) {
     Machine m;
@@ -255,6 +255,8 @@ CULE_HD void state_layout(u64* out) {
     out[5] = (u64)((const u8*)&m.episode_frame_number - base);
     out[6] = (u64)((const u8*)&m.console.tia.front - base);
     out[7] = sizeof(RenderJob);
+    const RenderJob* job = (const RenderJob*)base;   // for an offset alone (NVRTC has no offsetof)
+    out[8] = (u64)((const u8*)&job->redo - base);
 }
 
 }  // namespace cule

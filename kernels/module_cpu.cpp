@@ -437,7 +437,7 @@ class VecEnv {
 
 py::dict machine_layout() {
     const char* const names[NUM_LAYOUT_FIELDS] = {"machine", "rng", "ram", "lives", "frame_number",
-                                                  "episode_frame_number", "front", "render_job"};
+                                                  "episode_frame_number", "front", "render_job", "render_job_redo"};
     u64 values[NUM_LAYOUT_FIELDS];
     state_layout(values);
     py::dict d;

@@ -10,6 +10,7 @@ from . import SCREEN_HEIGHT, SCREEN_WIDTH
 
 class CpuBackend:
     device = torch.device("cpu")
+    asynchronous = False   # every call's results are on the host when it returns
 
     def __init__(self, spec: "_cpu.GameSpec", pool: np.ndarray, num_envs: int, frameskip: int,
                  repeat_action_probability: float, max_episode_frames: int, legal_actions: int,

@@ -1,15 +1,23 @@
-"""The CUDA backend: the kernels/ emulator compiled at first use by NVRTC through CuPy, one GPU
-thread per environment, state and outputs in torch tensors on the GPU.
+"""The CUDA backend: the kernels/ emulator's CUDA entry points (kernels/cuda_kernels.cu), one
+thread per environment, state and outputs in torch tensors on the backend's device.
 
-Kernels run on torch's current stream of the env's device, so a PyTorch loop needs no
-synchronisation and no host copies. CuPy caches the compiled module on disk (~/.cupy); the
-sources' digest is part of its key, so an edited header is never served stale. CULE_NVRTC_OPTIONS
-(environment) adds compiler options, for tuning experiments.
+The kernels come from one of two launchers, and everything else is the same Python code:
+- `GpuKernels`: compiled at first use by NVRTC through CuPy and run on torch's current stream of a
+  GPU, so a PyTorch loop needs no synchronisation and no host copies. CuPy caches the compiled
+  module on disk (~/.cupy); the sources' digest is part of its key, so an edited header is never
+  served stale. CULE_NVRTC_OPTIONS (environment) adds compiler options, for tuning experiments.
+- `HostKernels`: the same file compiled by g++ in NVRTC's environment (cule._cuda_host, device
+  paths taken) and executed on the host, every thread of the grid in turn, blocks on OpenMP
+  threads: the CUDA backend, tested on machines without a GPU (`CuleEnv(..., device="cpu",
+  backend="cuda")`). CULE_CUDA_HOST_LIB (environment) names another build of that module, such
+  as the sanitizer build of `make test-sanitize`.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.machinery
+import importlib.util
 import os
 
 import numpy as np
@@ -64,7 +72,7 @@ SPECIALISE = True
 
 
 @functools.lru_cache(maxsize=None)
-def _kernels(game_index: int | None, device_index: int) -> dict:
+def _nvrtc_module(game_index: int | None, device_index: int) -> dict:
     """The entry points of kernels/cuda_kernels.cu on one device, for one game or (None) all."""
     cupy = _import_cupy()
     options = ("-std=c++17", f"-I{KERNELS}", "--device-as-default-execution-space", "--fmad=false",
@@ -90,14 +98,69 @@ def resolve_device(device: torch.device) -> torch.device:
     return torch.device("cuda", index)
 
 
-class CudaBackend:
-    def __init__(self, device: torch.device, game_index: int, wiring: int, rom: bytes, pool: np.ndarray,
-                 num_envs: int, frameskip: int, repeat_threshold: int, max_episode_frames: int,
-                 legal_actions: int, episodic_life: bool, life_loss_info: bool):
+def _launch_args(args: tuple) -> tuple:
+    """Kernel arguments as CuPy takes them: tensors as their data pointers (numpy uint64), numpy
+    scalars of the kernel's parameter types as they are."""
+    return tuple(np.uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else a for a in args)
+
+
+class GpuKernels:
+    """The entry points compiled by NVRTC for one GPU, launched on torch's current stream."""
+    asynchronous = True   # the host never waits for a kernel's results
+
+    def __init__(self, device: torch.device, game_index: int):
         self.device = resolve_device(device)
         self._cupy = _import_cupy()
+        self._functions = _nvrtc_module(game_index if SPECIALISE else None, self.device.index)
+
+    def launch(self, name: str, threads: int, block: int, *args) -> None:
+        cupy = self._cupy
+        stream = torch.cuda.current_stream(self.device).cuda_stream
+        with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
+            self._functions[name](((threads + block - 1) // block,), (block,), _launch_args(args))
+
+
+@functools.lru_cache(maxsize=None)
+def _host_module():
+    """cule._cuda_host, or the build that CULE_CUDA_HOST_LIB names."""
+    path = os.environ.get("CULE_CUDA_HOST_LIB")
+    if not path:
+        from .. import _cuda_host
+        return _cuda_host
+    loader = importlib.machinery.ExtensionFileLoader("cule._cuda_host", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("cule._cuda_host", path,
+                                                                                    loader=loader))
+    loader.exec_module(module)
+    return module
+
+
+class HostKernels:
+    """The entry points executed on the host, thread by thread, on `num_threads` threads: the
+    GPU's code, arithmetic, indexing and launch arguments, without a GPU. The game is chosen at
+    run time (as the GPU's all-games module does), not folded in."""
+    device = torch.device("cpu")
+    asynchronous = True   # the same host-side path as on the GPU: checks read back later, masked resets
+
+    def __init__(self, num_threads: int = 1):
+        module = _host_module()
+        missing = set(KERNEL_NAMES) - set(module.KERNEL_NAMES)
+        if missing:
+            raise RuntimeError(f"{module.__file__} lacks the kernels {sorted(missing)}: rebuild it")
+        self._functions = {name: getattr(module, name) for name in KERNEL_NAMES}
+        self.num_threads = num_threads
+
+    def launch(self, name: str, threads: int, block: int, *args) -> None:
+        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self.num_threads)
+
+
+class CudaBackend:
+    def __init__(self, kernels: GpuKernels | HostKernels, game_index: int, wiring: int, rom: bytes,
+                 pool: np.ndarray, num_envs: int, frameskip: int, repeat_threshold: int, max_episode_frames: int,
+                 legal_actions: int, episodic_life: bool, life_loss_info: bool):
+        self._kernels = kernels
+        self.device = kernels.device
+        self.asynchronous = kernels.asynchronous
         self.num_envs = n = num_envs
-        self._kernels = _kernels(game_index if SPECIALISE else None, self.device.index)
         self._layout = self._check_layout()
         machine = self._layout["machine"]
 
@@ -111,11 +174,11 @@ class CudaBackend:
         flags = int(episodic_life) | int(life_loss_info) << 1
         self._config = (np.int32(game_index), np.uint32(wiring), np.int32(frameskip), np.uint64(repeat_threshold),
                         np.int32(max_episode_frames), np.uint32(legal_actions), np.int32(flags))
-        # The split step (ARCHITECTURE.md): a state-update kernel that logs the TIA accesses of the
-        # frames a step shows, then a render kernel that replays them (and one that runs again, drawing,
-        # the rare steps a log cannot draw). Off: one kernel steps and draws.
+        # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
+        # the frames a step shows, then a render kernel that replays them (and one that runs again,
+        # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
         self.split_render = True
-        self._jobs = torch.empty((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
+        self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
 
     # ---- the interface of cule.backends ------------------------------------------------------
 
@@ -195,6 +258,11 @@ class CudaBackend:
         at = self._layout["ram"]
         self._machines[ids, at:at + 128] = ram.to(self.device)
 
+    def redone(self) -> torch.Tensor:
+        """The envs whose last split step its log could not draw, so that cule_redo ran it again
+        drawing (bool; for tests: the redo path is rare in play)."""
+        return self._jobs[:, self._layout["render_job_redo"]].bool()
+
     # ---- helpers -----------------------------------------------------------------------------
 
     def _pool(self) -> tuple:
@@ -222,19 +290,16 @@ class CudaBackend:
         return self._axes[key]
 
     def _launch(self, name: str, threads: int, block: int, *args) -> None:
-        cupy = self._cupy
-        packed = tuple(np.uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else a for a in args)
-        stream = torch.cuda.current_stream(self.device).cuda_stream
-        with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
-            self._kernels[name](((threads + block - 1) // block,), (block,), packed)
+        self._kernels.launch(name, threads, block, *args)
 
     def _check_layout(self) -> dict[str, int]:
-        """States move between host and GPU as bytes: NVRTC must lay the structs out as g++ does."""
+        """States move between backends as bytes: the kernels' compiler must lay the structs out
+        as the CPU backend's does."""
         host = _cpu.layout()
         out = torch.zeros(len(host), dtype=torch.int64, device=self.device)
         self._launch("cule_layout", 1, 1, out)
-        gpu = dict(zip(host, out.cpu().tolist()))
-        if gpu != host:
-            raise RuntimeError(f"NVRTC lays the machine state out differently from the host compiler: {gpu} on "
-                               f"the GPU, {host} on the host")
+        kernels = dict(zip(host, out.cpu().tolist()))
+        if kernels != host:
+            raise RuntimeError(f"the CUDA kernels lay the machine state out differently from the CPU backend: "
+                               f"{kernels} in the kernels, {host} in the CPU backend")
         return host
