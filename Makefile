@@ -6,7 +6,7 @@ PIP := $(PYTHON) -m pip
 SOURCES := pyproject.toml setup.py $(wildcard kernels/*.h kernels/*.cpp kernels/*/*.h kernels/*/*.cpp)
 PYTEST_ARGS ?= -n auto
 
-.PHONY: install demo test test-long games-report bench bench-gpu clean
+.PHONY: install demo test test-long test-sanitize games-report bench bench-gpu clean
 
 install: $(VENV)/.installed
 
@@ -23,6 +23,23 @@ demo: install
 
 test: install
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
+
+# The CUDA kernels executed on the host, built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (any report ends the process), under the host tests of the CUDA backend and a run of games of
+# every cartridge scheme (tests marked sanitize). No -fwrapv, unlike Python's extension flags:
+# signed overflow is undefined on the GPU too.
+CXX ?= g++
+SANITIZE_LIB := build/sanitize/_cuda_host.so
+SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+$(SANITIZE_LIB): $(wildcard kernels/*.h kernels/*/*.h) kernels/cuda_kernels.cu kernels/module_cuda_host.cpp | install
+	mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O1 -g -shared -fPIC -fopenmp -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/module_cuda_host.cpp -o $@
+
+test-sanitize: $(SANITIZE_LIB)
+	CULE_CUDA_HOST_LIB=$(abspath $(SANITIZE_LIB)) LD_PRELOAD=$$($(CXX) -print-file-name=libasan.so) \
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py -m "sanitize or not slow" -k "not every_game"
 
 # 20,000 frames x 3 seeds for every supported game against ale-py.
 test-long: install

@@ -171,13 +171,23 @@ CULE_HD void set_status(Cpu6502& c, u8 v) { c.p = v | 0x30; }
 
 }  // namespace m6502
 
+// A little-endian word read low byte first, as the 6502 reads it. Not `peek(lo) | peek(hi) << 8`:
+// the operands of | are unsequenced, and a read has side effects (the data bus it leaves, bank
+// switching hotspots, the TIA log), so a compiler could read the two in either order (g++ did,
+// instrumented by -fsanitize=shift-base, and drew other pixels).
+template <class Bus>
+CULE_INLINE u16 peek_word(Bus& bus, u16 lo, u16 hi) {
+    const u8 low = bus.peek(lo);
+    return (u16)(low | bus.peek(hi) << 8);
+}
+
 template <class Bus>
 CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.a = c.x = c.y = 0;
     c.sp = 0xFF;
     c.p = 0x30;
     c.halted = 0;
-    c.pc = (u16)(bus.peek(0xFFFC) | (bus.peek(0xFFFD) << 8));
+    c.pc = peek_word(bus, 0xFFFC, 0xFFFD);
 }
 
 // The instruction after its opcode fetch, for an addressing mode and an operation. On the host
@@ -196,7 +206,7 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
         case ZPX: addr = (u8)(bus.peek(c.pc++) + c.x); break;
         case ZPY: addr = (u8)(bus.peek(c.pc++) + c.y); break;
         case ABS: case ABX: case ABY: {
-            u16 base = (u16)(bus.peek(c.pc) | (bus.peek((u16)(c.pc + 1)) << 8));
+            u16 base = peek_word(bus, c.pc, (u16)(c.pc + 1));
             c.pc += 2;
             u8 index = mode == ABX ? c.x : mode == ABY ? c.y : 0;
             if (penalty_ok && (((u32)base ^ ((u32)base + index)) & 0xFF00)) bus.add_cycles(1);
@@ -205,21 +215,21 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
         }
         case INX: {
             u8 pointer = (u8)(bus.peek(c.pc++) + c.x);
-            addr = (u16)(bus.peek(pointer) | (bus.peek((u16)(pointer + 1)) << 8));
+            addr = peek_word(bus, pointer, (u16)(pointer + 1));
             break;
         }
         case INY: {
             u8 pointer = bus.peek(c.pc++);
-            u16 base = (u16)(bus.peek(pointer) | (bus.peek((u16)(pointer + 1)) << 8));
+            u16 base = peek_word(bus, pointer, (u16)(pointer + 1));
             if (penalty_ok && (((u32)base ^ ((u32)base + c.y)) & 0xFF00)) bus.add_cycles(1);
             addr = (u16)(base + c.y);
             break;
         }
         case IND: {   // JMP (a): the high byte comes from the same page (the 6502's bug)
-            u16 p = (u16)(bus.peek(c.pc) | (bus.peek((u16)(c.pc + 1)) << 8));
+            u16 p = peek_word(bus, c.pc, (u16)(c.pc + 1));
             c.pc += 2;
             u16 high = ((p ^ (p + 1)) & 0xFF00) ? (u16)(p & 0xFF00) : (u16)(p + 1);
-            addr = (u16)(bus.peek(p) | (bus.peek(high) << 8));
+            addr = peek_word(bus, p, high);
             break;
         }
         case JAM:

@@ -131,6 +131,24 @@ def test_indirect_pointer_does_not_wrap():
     assert out["a"] == 0x77
 
 
+@pytest.mark.parametrize("code, x, y, words", [
+    ([0xAD, 0x34, 0x12], 0, 0, [(0x1001, 0x1002)]),                     # LDA $1234
+    ([0xA1, 0x20], 4, 0, [(0x24, 0x25)]),                               # LDA ($20,X)
+    ([0xB1, 0x20], 0, 4, [(0x20, 0x21)]),                               # LDA ($20),Y
+    ([0x6C, 0x00, 0x20], 0, 0, [(0x1001, 0x1002), (0x2000, 0x2001)]),   # JMP ($2000)
+], ids=["abs", "izx", "izy", "ind"])
+def test_address_words_are_read_low_byte_first(code, x, y, words):
+    """A read has effects (the data bus it leaves, bank switching hotspots, the TIA log), so the
+    two bytes of an address are read in the 6502's order, low then high, whatever the compiler."""
+    memory = np.zeros(65536, dtype=np.uint8)
+    memory[0x1000:0x1000 + len(code)] = code
+    memory[0x20:0x26] = [0x00, 0x30, 0, 0, 0x00, 0x30]
+    _, _, accesses = _cpu.cpu_probe_step(dict(pc=0x1000, a=0, x=x, y=y, sp=0xFF, p=0x30), memory)
+    reads = [address for kind, address, _ in accesses if kind == "r"]
+    for lo, hi in words:
+        assert reads.index(lo) + 1 == reads.index(hi), f"reads {[hex(a) for a in reads]}"
+
+
 def test_jam_opcodes_halt():
     for opcode in (0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2):
         memory = np.zeros(65536, dtype=np.uint8)

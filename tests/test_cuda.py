@@ -1,7 +1,14 @@
-"""The CUDA backend against the CPU backend, bit for bit: the same kernels/ sources compiled by
-NVRTC and by g++ must give the same RAM, observations, rewards, flags, lives and whole machine
-states, step after step, with sticky actions, noop starts and autoresets. Needs a GPU and CuPy;
-skipped elsewhere (CI proves the CUDA sources compile in test_nvrtc.py)."""
+"""The CUDA backend against the CPU backend, bit for bit: the kernels of kernels/cuda_kernels.cu
+must give the CPU backend's RAM, observations, rewards, flags, lives, frame numbers and whole
+machine states, step after step, with sticky actions, noop starts and autoresets.
+
+Each comparison runs twice: on the host (`device="cpu", backend="cuda"`: the kernels compiled by
+g++ in NVRTC's environment and executed thread by thread, in CI), and on a GPU (marked cuda:
+NVRTC's machine code; skipped without a GPU and CuPy). The host run proves the kernels'
+arithmetic, indexing, memory layout, launch arguments and the backend's Python orchestration;
+only the GPU run shows NVRTC's code generation, streams and speed."""
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -9,32 +16,47 @@ import torch
 from cule import CuleEnv, _cpu, list_games
 from cule.backends import cuda
 
-pytestmark = pytest.mark.cuda   # tests/conftest.py skips these without a GPU
-
-# AtariVectorEnv's v5 settings, with a frame cap so that every run crosses many autoresets.
+# AtariVectorEnv's v5 settings, with a frame cap so that every run crosses many autoresets. A
+# cap that is not a multiple of the frameskip ends episodes inside a step, before the frames it
+# shows: the split step cannot replay those from its log and runs them again (cule_redo).
 V5 = dict(frameskip=4, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84, img_width=84,
-          stack_num=4, maxpool=True, max_num_frames_per_episode=2000)
+          stack_num=4, maxpool=True)
+MID_STEP_CAP = 98
+RGB = dict(grayscale=False, img_height=210, img_width=160)
+
+HOST = pytest.param("cpu", id="host")
+GPU = pytest.param("cuda", id="gpu", marks=pytest.mark.cuda)   # tests/conftest.py skips it without a GPU
 
 
-def digest(t: torch.Tensor) -> torch.Tensor:
-    """A per-env fingerprint of a (N, ...) uint8 tensor, computed the same way on any device."""
-    flat = t.reshape(t.shape[0], -1).to(torch.int64)
-    weights = torch.arange(1, flat.shape[1] + 1, dtype=torch.int64, device=t.device) * 2654435761 % 1000003
-    return (flat * weights).sum(1).cpu()
+@pytest.fixture(params=[HOST, GPU])
+def device(request, monkeypatch):
+    """Where the CUDA kernels run. On a GPU, one NVRTC compile for every game (the game chosen at
+    run time, as on the host), not one per game."""
+    monkeypatch.setattr(cuda, "SPECIALISE", False)
+    return request.param
+
+
+def cuda_env(game: str, num_envs: int, device: str, split_render: bool = True, **options) -> CuleEnv:
+    env = CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", num_threads=1, **options)
+    env._vec.split_render = split_render
+    return env
 
 
 def assert_same_step(step, a, b):
-    names = ("obs", "reward", "terminated", "truncated")
-    for name, x, y in zip(names, a[:4], b[:4]):
-        x, y = (digest(x), digest(y)) if name == "obs" else (x.cpu(), y.cpu())
-        bad = (x != y).nonzero()
+    """One step's (obs, reward, terminated, truncated, info) of the CUDA and the CPU env."""
+    for name, x, y in zip(("obs", "reward", "terminated", "truncated"), a[:4], b[:4]):
+        x = x.cpu()
+        bad = (x != y).reshape(len(x), -1).any(1).nonzero()
         assert len(bad) == 0, f"step {step}: {name} differs first in env {bad[0].item()}"
     for key in ("lives", "frame_number", "episode_frame_number"):
-        assert torch.equal(a[4][key].cpu(), b[4][key].cpu()), f"step {step}: info[{key!r}] differs"
+        assert torch.equal(a[4][key].cpu(), b[4][key]), f"step {step}: info[{key!r}] differs"
+    if "final_obs" in b[4]:   # the CPU gives it only when an episode ended, the CUDA backend always
+        ended = b[2] | b[3]
+        assert torch.equal(a[4]["final_obs"].cpu()[ended], b[4]["final_obs"][ended]), f"step {step}: final_obs"
 
 
 def assert_same_states(step, a, b):
-    bad = (a != b).nonzero()
+    bad = (a.cpu() != b).nonzero()
     if len(bad):
         env = bad[0, 0].item()
         offsets = bad[bad[:, 0] == env, 1][:16].tolist()
@@ -42,41 +64,198 @@ def assert_same_states(step, a, b):
                              f"(machine layout {_cpu.layout()})")
 
 
-def run_both(game: str, num_envs: int, steps: int, state_every: int, split_render: bool = True, **options):
-    gpu = CuleEnv(game, num_envs=num_envs, device="cuda", **options)
-    gpu._vec.split_render = split_render
-    cpu = CuleEnv(game, num_envs=num_envs, device="cpu", **options)
-    out_gpu, out_cpu = gpu.reset(seed=7), cpu.reset(seed=7)
-    assert torch.equal(out_gpu[0].cpu(), out_cpu[0])
-    rng = np.random.default_rng(1)
-    ends = 0
-    for step in range(1, steps + 1):
-        actions = rng.integers(0, gpu.single_action_space.n, size=num_envs)
-        a = gpu.step(torch.from_numpy(actions).cuda())   # actions as a device tensor
-        b = cpu.step(actions)
-        assert_same_step(step, a, b)
-        assert torch.equal(gpu.get_ram().cpu(), cpu.get_ram()), f"step {step}: RAM differs"
-        ends += int((b[2] | b[3]).sum())
-        if step % state_every == 0 or step == steps:
-            assert_same_states(step, gpu.get_states().cpu(), cpu.get_states())
-    return ends
+class Run:
+    """A CUDA env and a CPU env of one game stepped side by side with the same random actions,
+    compared after every step; counts the episodes ended and the steps cule_redo ran again."""
+
+    def __init__(self, game: str, device: str, num_envs: int, split_render: bool = True, seed: int = 7,
+                 **options):
+        self.gpu = cuda_env(game, num_envs, device, split_render, **options)
+        # One thread each: pytest-xdist already keeps every core busy.
+        self.cpu = CuleEnv(game, num_envs=num_envs, device="cpu", num_threads=1, **options)
+        self.split_render = split_render
+        a, b = self.gpu.reset(seed=seed), self.cpu.reset(seed=seed)
+        assert torch.equal(a[0].cpu(), b[0]), "reset observations differ"
+        self.rng = np.random.default_rng(seed)
+        self.steps = self.ends = self.redone = 0
+
+    def step(self, states: bool = True):
+        n = self.gpu.num_envs
+        actions = self.rng.integers(0, self.gpu.single_action_space.n, size=n)
+        a = self.gpu.step(torch.from_numpy(actions).to(self.gpu.device))   # actions as a device tensor
+        b = self.cpu.step(actions)
+        self.steps += 1
+        assert_same_step(self.steps, a, b)
+        assert torch.equal(self.gpu.get_ram().cpu(), self.cpu.get_ram()), f"step {self.steps}: RAM differs"
+        if states:
+            assert_same_states(self.steps, self.gpu.get_states(), self.cpu.get_states())
+        self.ends += int((b[2] | b[3]).sum())
+        if self.split_render:
+            self.redone += int(self.gpu._vec.redone().sum())
+        return a, b
+
+    def run(self, steps: int, state_every: int = 1):
+        for k in range(1, steps + 1):
+            self.step(states=k % state_every == 0 or k == steps)
+        return self
 
 
-EVERY_GAME = dict(envs=64, steps=60, cap=100)   # about 3 minutes on an H100
+def test_host_kernels_take_the_arguments_cupy_would():
+    """A launch argument of the wrong width would shift every later argument on the GPU: the host
+    launcher refuses it, naming the argument."""
+    from cule import _cuda_host
+    out = torch.zeros(len(_cpu.layout()), dtype=torch.int64)
+    with pytest.raises(TypeError, match=r"cule_layout: argument 0 must be a numpy uint64 \(a data pointer\)"):
+        _cuda_host.cule_layout(1, 1, (out.data_ptr(),))
+    with pytest.raises(TypeError, match="cule_layout takes 1 arguments, got 2"):
+        _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()), np.int32(0)))
+    axes = torch.zeros(cuda.AREA_AXES_BYTES, dtype=torch.uint8)
+    with pytest.raises(TypeError, match="cule_area_axes: argument 1 must be a numpy int32, got int64 84"):
+        _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(84), np.int32(84)))
+    _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()),))
+    assert dict(zip(_cpu.layout(), out.tolist())) == _cpu.layout()
 
 
-@pytest.fixture
-def generic_module(monkeypatch):
-    """One NVRTC compile for every game: the game is chosen at run time, not folded in."""
-    monkeypatch.setattr(cuda, "SPECIALISE", False)
+def test_host_kernels_are_the_cuda_entry_points():
+    """Every extern "C" __global__ function of kernels/cuda_kernels.cu, and no other, is launched
+    by the backend and exposed by the host module."""
+    import re
+
+    from cule import _cuda_host
+    from cule.nvrtc import CUDA_ENTRY, KERNELS
+    declared = re.findall(r'extern "C" __global__ void (\w+)\(', (KERNELS / CUDA_ENTRY).read_text())
+    assert sorted(declared) == sorted(cuda.KERNEL_NAMES) == sorted(_cuda_host.KERNEL_NAMES)
 
 
-def test_every_game_gpu_equals_cpu(generic_module):
+def test_backend_choice_is_checked():
+    with pytest.raises(ValueError, match=r"backend must be one of \('cpu', 'cuda'\), got 'gpu'"):
+        CuleEnv("pong", device="cpu", backend="gpu")
+    assert CuleEnv("pong", device="cpu").backend == "cpu"
+    assert CuleEnv("pong", device="cpu", backend="cuda").device == torch.device("cpu")
+
+
+EVERY_GAME_HOST = dict(num_envs=12, steps=40)   # CI: about 2 minutes on one core
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_split_step_on_the_host(game):
+    """The split step (state kernel, replay kernel, redo kernel) at v5 settings, every game, whole
+    states after every step; episodes cut inside a step, so every env autoresets and the redo
+    kernel runs."""
+    run = Run(game, "cpu", EVERY_GAME_HOST["num_envs"], **V5, max_num_frames_per_episode=MID_STEP_CAP)
+    run.run(EVERY_GAME_HOST["steps"])
+    assert run.ends >= run.gpu.num_envs and run.redone > 0, (run.ends, run.redone)
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_one_kernel_step_rgb_on_the_host(game):
+    """The one-kernel step (cule_step) with full-size RGB max-pooled frames, every game."""
+    run = Run(game, "cpu", 8, split_render=False, **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP)
+    run.run(30)
+    assert run.ends >= run.gpu.num_envs
+
+
+@pytest.mark.parametrize("split_render", [True, False], ids=["split", "one-kernel"])
+@pytest.mark.parametrize("options", [dict(episodic_life=True), dict(life_loss_info=True),
+                                     dict(autoreset_mode="SameStep"), dict(use_fire_reset=True),
+                                     dict(maxpool=False, stack_num=1), dict(reward_clipping=True),
+                                     dict(frameskip=1, max_num_frames_per_episode=50),
+                                     dict(frameskip=3, grayscale=False)],
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_options(device, options, split_render):
+    run = Run("breakout", device, 16, split_render, **V5 | {"max_num_frames_per_episode": MID_STEP_CAP} | options)
+    run.run(60)
+    assert run.ends >= 16
+    if split_render and options.get("frameskip", 4) > 1:
+        assert run.redone > 0
+
+
+def test_reset_masks(device):
+    """Partial resets every few steps, a new seed for some envs, none for others."""
+    run = Run("ms_pacman", device, 16, **V5, max_num_frames_per_episode=MID_STEP_CAP)
+    masks = np.random.default_rng(3).random((6, 16)) < 0.4
+    for k, mask in enumerate(masks):
+        run.run(5)
+        seed = None if k % 2 else [100 + k + i for i in range(int(mask.sum()))]
+        if seed is None:
+            run.gpu.reset(options={"reset_mask": mask})
+            run.cpu.reset(options={"reset_mask": mask})
+        else:
+            run.gpu.reset(seed=seed, options={"reset_mask": mask})
+            run.cpu.reset(seed=seed, options={"reset_mask": mask})
+        assert_same_states(f"reset {k}", run.gpu.get_states(), run.cpu.get_states())
+    run.run(10)
+
+
+def test_states_move_between_backends(device):
+    """States taken from either backend play on in the other exactly as they would have at home:
+    set_states both ways, set_ram, a reset pool of captured states, states from ale-py."""
+    run = Run("breakout", device, 8, **V5, max_num_frames_per_episode=200)
+    run.run(20)
+    cpu_states, gpu_states = run.cpu.get_states(), run.gpu.get_states()
+    run.gpu.set_states(cpu_states.flip(0))   # CPU -> CUDA, each state into another env
+    run.cpu.set_states(gpu_states.cpu().flip(0))   # CUDA -> CPU
+    run.run(20)
+    ram = torch.from_numpy(np.random.default_rng(0).integers(0, 256, size=(3, 128), dtype=np.uint8))
+    run.gpu.set_ram(ram, [1, 4, 6])
+    run.cpu.set_ram(ram, [1, 4, 6])
+    run.run(5)
+    pool = run.cpu.get_states()[:3]
+    run.gpu.set_reset_states(pool.to(run.gpu.device))
+    run.cpu.set_reset_states(pool)
+    run.run(40)
+    assert run.ends >= 8
+
+
+# Two games of each cartridge scheme (one of FE, the only one there is).
+SANITIZE_GAMES = ["pong", "breakout", "space_invaders", "pitfall", "ms_pacman", "hero", "road_runner", "double_dunk",
+                  "montezuma_revenge", "tutankham", "robotank"]
+
+
+@pytest.mark.sanitize
+@pytest.mark.parametrize("game", SANITIZE_GAMES)
+def test_sanitized_kernels(game):
+    """`make test-sanitize`: the kernels built with AddressSanitizer and UndefinedBehaviorSanitizer
+    (a report ends the process) through a few hundred steps of the split and one-kernel steps."""
+    lib = os.environ.get("CULE_CUDA_HOST_LIB")
+    assert lib and cuda._host_module().__file__ == lib, "run by `make test-sanitize`, on the sanitizer build"
+    with open("/proc/self/maps") as maps:
+        assert "libasan" in maps.read(), "AddressSanitizer is not loaded (LD_PRELOAD)"
+    run = Run(game, "cpu", 8, **V5, max_num_frames_per_episode=MID_STEP_CAP).run(200, state_every=20)
+    assert run.ends >= 8 and run.redone > 0
+    run = Run(game, "cpu", 4, split_render=False, **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP).run(50)
+    assert run.ends >= 4
+
+
+# ---- on a GPU only: sizes, streams, devices, waiting -----------------------------------------
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+def test_512_envs(game):
+    """Many blocks of the state kernel (8 of 64 threads) and of the replay kernel, the game folded
+    into its module as CuleEnv compiles it by default."""
+    run = Run(game, "cuda", 512, **V5, max_num_frames_per_episode=400)
+    assert run.run(150, state_every=50).ends >= 512
+
+
+@pytest.mark.cuda
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["pong", "breakout"])
+def test_long_run(game):
+    """10,000 steps of 512 envs. About 10 minutes of GPU per game: a step's frames run one after
+    another in one thread."""
+    run = Run(game, "cuda", 512, frameskip=1, repeat_action_probability=0.25, noop_max=30,
+              max_num_frames_per_episode=3000, grayscale=False)
+    assert run.run(10_000, state_every=1000).ends >= 512
+
+@pytest.mark.cuda
+def test_every_game_on_its_own_stream(monkeypatch):
     """All games at once, each on its own CUDA stream (a step is long for one thread and short
-    for the GPU): EVERY_GAME envs per game and steps, episodes cut at EVERY_GAME["cap"] frames."""
-    games, num_envs, steps = list_games(), EVERY_GAME["envs"], EVERY_GAME["steps"]
-    options = {**V5, "max_num_frames_per_episode": EVERY_GAME["cap"]}
-    gpus = [CuleEnv(g, num_envs=num_envs, device="cuda", **options) for g in games]
+    for the GPU): 64 envs per game, 60 steps, episodes cut inside steps."""
+    monkeypatch.setattr(cuda, "SPECIALISE", False)   # one compile for all games
+    games, num_envs, steps = list_games(), 64, 60
+    options = {**V5, "max_num_frames_per_episode": MID_STEP_CAP}
+    gpus = [cuda_env(g, num_envs, "cuda", **options) for g in games]
     cpus = [CuleEnv(g, num_envs=num_envs, device="cpu", **options) for g in games]
     streams = [torch.cuda.Stream() for _ in games]
     for gpu, cpu in zip(gpus, cpus):
@@ -95,40 +274,13 @@ def test_every_game_gpu_equals_cpu(generic_module):
             assert_same_step(f"{step} of {game}", out, expected)
             assert torch.equal(ram.cpu(), cpu.get_ram()), f"step {step} of {game}: RAM differs"
             ends[game] += int((expected[2] | expected[3]).sum())
-        if step % 50 == 0 or step == steps:
+        if step % 20 == 0 or step == steps:
             for game, gpu, cpu in zip(games, gpus, cpus):
-                assert_same_states(f"{step} of {game}", gpu.get_states().cpu(), cpu.get_states())
+                assert_same_states(f"{step} of {game}", gpu.get_states(), cpu.get_states())
     assert all(ends.values()), f"games where no episode ended: {[g for g, n in ends.items() if not n]}"
 
 
-def test_pong_and_breakout_512_envs_gpu_equals_cpu():
-    for game in ("pong", "breakout"):
-        assert run_both(game, 512, 150, state_every=50, **{**V5, "max_num_frames_per_episode": 400}) >= 512
-
-
-def test_one_kernel_step_gpu_equals_cpu():
-    """The step that draws as its frames run (cule_step), which the split replaced by default."""
-    assert run_both("breakout", 512, 150, state_every=50, split_render=False,
-                    **{**V5, "max_num_frames_per_episode": 400}) >= 512
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game", ["pong", "breakout"])
-def test_long_run_gpu_equals_cpu(game):
-    """10,000 steps of 512 envs, the game folded into its own module as CuleEnv compiles it.
-    About 10 minutes of GPU per game: a step's frames run one after another in one thread."""
-    ends = run_both(game, 512, 10_000, state_every=1000, frameskip=1, repeat_action_probability=0.25,
-                    noop_max=30, max_num_frames_per_episode=3000, grayscale=False)
-    assert ends >= 512
-
-
-@pytest.mark.parametrize("options", [dict(episodic_life=True), dict(life_loss_info=True),
-                                     dict(autoreset_mode="SameStep"), dict(use_fire_reset=True),
-                                     dict(img_height=210, img_width=160, grayscale=False, maxpool=False)])
-def test_options_gpu_equals_cpu(options, generic_module):
-    run_both("breakout", 256, 40, state_every=20, **{**V5, "max_num_frames_per_episode": 100, **options})
-
-
+@pytest.mark.cuda
 def test_outputs_live_on_the_gpu():
     env = CuleEnv("pong", num_envs=8, device="cuda", **V5)
     obs, info = env.reset(seed=0)
@@ -139,36 +291,24 @@ def test_outputs_live_on_the_gpu():
     assert reward.dtype == torch.int32 and terminated.dtype == torch.bool
 
 
-def test_states_restore_across_backends():
-    """A GPU state restored on the CPU plays on exactly as it would have on the GPU."""
-    gpu = CuleEnv("breakout", num_envs=4, device="cuda")
-    cpu = CuleEnv("breakout", num_envs=4, device="cpu")
-    gpu.reset(seed=3)
-    cpu.reset(seed=3)
-    for _ in range(50):
-        gpu.step([1, 3, 4, 0])
-    cpu.set_states(gpu.get_states())
-    for step in range(50):
-        a, b = gpu.step([1, 3, 4, 0]), cpu.step([1, 3, 4, 0])
-        assert_same_step(step, a, b)
-
-
-def test_bad_device_actions_are_refused():
-    env = CuleEnv("pong", num_envs=4, device="cuda")
+def test_bad_device_actions_are_refused(device):
+    env = cuda_env("pong", 4, device)
     env.reset(seed=0)
     before = env.get_states()
-    env.step(torch.tensor([0, 1, 2, 18], device="cuda"))   # checked on the GPU: no wait, no env steps
-    torch.cuda.synchronize()
+    env.step(torch.tensor([0, 1, 2, 18], device=device))   # checked on the device: no wait, no env steps
+    if device == "cuda":
+        torch.cuda.synchronize()
     assert torch.equal(env.get_states(), before)
     with pytest.raises(ValueError, match="action 18 is out of range.*that step and any after it ran no environment"):
-        env.step(torch.tensor([0, 1, 2, 3], device="cuda"))
+        env.step(torch.tensor([0, 1, 2, 3], device=device))
     env.reset(seed=0)
-    env.step(torch.tensor([0, 1, 2, 3], device="cuda"))   # and steps again
+    env.step(torch.tensor([0, 1, 2, 3], device=device))   # and steps again
     assert not torch.equal(env.get_states(), before)
     with pytest.raises(ValueError, match="integers"):
-        env.step(torch.zeros(4, device="cuda"))
+        env.step(torch.zeros(4, device=device))
 
 
+@pytest.mark.cuda
 @pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
 def test_steps_never_wait_for_the_gpu(autoreset_mode):
     """torch's sync debug mode raises on any operation that makes the host wait for the GPU: a
