@@ -21,7 +21,9 @@ $(VENV)/.installed: $(SOURCES)
 demo: install
 	$(PYTHON) -m cule.demo
 
+# Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite.
 test: install
+	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
 # The CUDA kernels executed on the host, built with AddressSanitizer and UndefinedBehaviorSanitizer
@@ -37,7 +39,7 @@ $(SANITIZE_LIB): $(wildcard kernels/*.h kernels/*/*.h) kernels/cuda_kernels.cu k
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/module_cuda_host.cpp -o $@
 
 test-sanitize: $(SANITIZE_LIB)
-	CULE_CUDA_HOST_LIB=$(abspath $(SANITIZE_LIB)) LD_PRELOAD=$$($(CXX) -print-file-name=libasan.so) \
+	CULE_CUDA_HOST_LIB=$(abspath $(SANITIZE_LIB)) LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py -m "sanitize or not slow" -k "not every_game"
 

@@ -103,7 +103,7 @@ class Run:
 def test_host_kernels_take_the_arguments_cupy_would():
     """A launch argument of the wrong width would shift every later argument on the GPU: the host
     launcher refuses it, naming the argument."""
-    from cule import _cuda_host
+    _cuda_host = cuda._host_module()
     out = torch.zeros(len(_cpu.layout()), dtype=torch.int64)
     with pytest.raises(TypeError, match=r"cule_layout: argument 0 must be a numpy uint64 \(a data pointer\)"):
         _cuda_host.cule_layout(1, 1, (out.data_ptr(),))
@@ -121,10 +121,9 @@ def test_host_kernels_are_the_cuda_entry_points():
     by the backend and exposed by the host module."""
     import re
 
-    from cule import _cuda_host
     from cule.nvrtc import CUDA_ENTRY, KERNELS
     declared = re.findall(r'extern "C" __global__ void (\w+)\(', (KERNELS / CUDA_ENTRY).read_text())
-    assert sorted(declared) == sorted(cuda.KERNEL_NAMES) == sorted(_cuda_host.KERNEL_NAMES)
+    assert sorted(declared) == sorted(cuda.KERNEL_NAMES) == sorted(cuda._host_module().KERNEL_NAMES)
 
 
 def test_backend_choice_is_checked():
@@ -153,6 +152,16 @@ def test_every_game_one_kernel_step_rgb_on_the_host(game):
     run = Run(game, "cpu", 8, split_render=False, **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP)
     run.run(30)
     assert run.ends >= run.gpu.num_envs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_long_on_the_host(game):
+    """`make test-long`: 32 envs x 500 steps of every game through the split step (about 20
+    minutes on 2 cores for all games), whole states every 25 steps."""
+    run = Run(game, "cpu", 32, **V5, max_num_frames_per_episode=4 * 125 + 2)
+    run.run(500, state_every=25)
+    assert run.ends >= 32 and run.redone > 0
 
 
 @pytest.mark.parametrize("split_render", [True, False], ids=["split", "one-kernel"])
