@@ -1,5 +1,6 @@
-"""Builds the CPU backend, a pybind11 extension compiled from the same kernels/ headers that NVRTC
-compiles for the GPU. Everything else is declared in pyproject.toml."""
+"""Builds the CPU backend and the host-executed CUDA kernels, pybind11 extensions compiled from the
+same kernels/ headers that NVRTC compiles for the GPU. Everything else is declared in
+pyproject.toml."""
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 

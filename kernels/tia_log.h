@@ -1,4 +1,4 @@
-// The TIA's half of the split between emulation and drawing (ARCHITECTURE.md). The state-update
+// The TIA's half of the split between emulation and drawing (docs/architecture.md). The state-update
 // pass runs its frames without pixels and logs, for the frames a step shows, the TIA as each
 // frame began and every CPU access to the TIA after it, with its cycle. The render pass replays
 // the log through the same TIA code, drawing. A write is replayed as the write; a read, which
