@@ -157,8 +157,8 @@ def test_every_game_one_kernel_step_rgb_on_the_host(game):
 @pytest.mark.slow
 @pytest.mark.parametrize("game", list_games())
 def test_every_game_long_on_the_host(game):
-    """`make test-long`: 32 envs x 500 steps of every game through the split step (about 20
-    minutes on 2 cores for all games), whole states every 25 steps."""
+    """`make test-long`: 32 envs x 500 steps of every game through the split step, whole states
+    every 25 steps."""
     run = Run(game, "cpu", 32, **V5, max_num_frames_per_episode=4 * 125 + 2)
     run.run(500, state_every=25)
     assert run.ends >= 32 and run.redone > 0

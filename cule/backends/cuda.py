@@ -139,7 +139,7 @@ class HostKernels:
     GPU's code, arithmetic, indexing and launch arguments, without a GPU. The game is chosen at
     run time (as the GPU's all-games module does), not folded in."""
     device = torch.device("cpu")
-    asynchronous = True   # the same host-side path as on the GPU: checks read back later, masked resets
+    asynchronous = True   # CuleEnv takes its no-waiting path, as on a GPU (here every result is ready at once)
 
     def __init__(self, num_threads: int = 1):
         module = _host_module()
