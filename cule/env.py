@@ -172,7 +172,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._rom, self._post_reset_state = rom, pool[0]
         legal = sum(1 << a for a in self.game.legal_actions)
         p = float(repeat_action_probability)
-        threads = num_threads or min(self.num_envs, os.cpu_count() or 1)
+        threads = min(self.num_envs, os.cpu_count() or 1) if num_threads is None else \
+            _check_positive_int("num_threads", num_threads)
         if self.backend == "cpu":
             self._vec = CpuBackend(self._spec, np.stack(pool), self.num_envs, self.frameskip, p,
                                    int(max_num_frames_per_episode), legal, bool(episodic_life),

@@ -90,6 +90,13 @@ def test_bad_actions(pong):
         pong.step(np.zeros(3))
 
 
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+@pytest.mark.parametrize("threads", [-1, 0, 1.5, True])
+def test_bad_num_threads(backend, threads):
+    with pytest.raises(ValueError, match=f"num_threads must be a positive integer, got {threads!r}"):
+        CuleEnv("pong", device="cpu", backend=backend, num_threads=threads)
+
+
 def test_missing_device_is_a_clear_error():
     with pytest.raises(ValueError, match="device 'cuda' is not available"):
         CuleEnv("Pong", device="cuda")
