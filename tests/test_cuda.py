@@ -133,7 +133,7 @@ def test_backend_choice_is_checked():
     assert CuleEnv("pong", device="cpu", backend="cuda").device == torch.device("cpu")
 
 
-EVERY_GAME_HOST = dict(num_envs=12, steps=40)   # CI: about 2 minutes on one core
+EVERY_GAME_HOST = dict(num_envs=12, steps=40)   # in CI, for every game
 
 
 @pytest.mark.parametrize("game", list_games())
