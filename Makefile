@@ -3,7 +3,8 @@ PY ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
-SOURCES := pyproject.toml setup.py $(wildcard kernels/*.h kernels/*.cpp kernels/*/*.h kernels/*/*.cpp)
+KERNEL_SOURCES := $(shell find kernels -name "*.h" -o -name "*.cpp" -o -name "*.cu")
+SOURCES := pyproject.toml setup.py $(KERNEL_SOURCES)
 PYTEST_ARGS ?= -n auto
 
 .PHONY: install demo test test-long test-sanitize games-report bench bench-gpu clean
@@ -33,10 +34,10 @@ test: install
 CXX ?= g++
 SANITIZE_LIB := build/sanitize/_cuda_host.so
 SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
-$(SANITIZE_LIB): $(wildcard kernels/*.h kernels/*/*.h) kernels/cuda_kernels.cu kernels/module_cuda_host.cpp | install
+$(SANITIZE_LIB): $(KERNEL_SOURCES) | install
 	mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -g -shared -fPIC -fopenmp -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
-		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/module_cuda_host.cpp -o $@
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cuda_host.cpp -o $@
 
 test-sanitize: $(SANITIZE_LIB)
 	CULE_CUDA_HOST_LIB=$(abspath $(SANITIZE_LIB)) LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \

@@ -46,7 +46,7 @@ _SETTINGS = {
 
 
 # What cule keeps of a game beyond score and reward (GameState.flags[0], memory[0], memory[1] in
-# kernels/games/*.h), from ALE's fields of the same meaning. ChopperCommand's "started" flag
+# kernels/ale/games/*.h), from ALE's fields of the same meaning. ChopperCommand's "started" flag
 # ALE does not save: cule reads it from RAM.
 _MEMORY = {
     "beam_rider": {"memory0": "lives"}, "time_pilot": {"memory0": "lives"}, "wizard_of_wor": {"memory0": "lives"},

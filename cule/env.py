@@ -26,7 +26,7 @@ _POWER_ON_SWITCHES_B = 0x3F   # COLOR, both difficulty switches at B, SELECT and
 
 
 def _wiring(game: Game) -> dict:
-    """How the game's controllers and switches are wired (kernels/ale.h, Wiring)."""
+    """How the game's controllers and switches are wired (kernels/ale/ale.h, Wiring)."""
     switches = _POWER_ON_SWITCHES_B
     if game.power_on_difficulty_a[0]:
         switches |= 0x40
@@ -69,7 +69,7 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
 
 
 def _check_image_size(height, width) -> tuple[int, int]:
-    """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/resize.h)."""
+    """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/env/resize.h)."""
     height, width = _check_positive_int("img_height", height), _check_positive_int("img_width", width)
     if height > SCREEN_HEIGHT or width > SCREEN_WIDTH:
         raise ValueError(f"img_height x img_width must be at most {SCREEN_HEIGHT} x {SCREEN_WIDTH} (frames can "

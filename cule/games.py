@@ -2,7 +2,7 @@
 are wired (Stella's properties), ALE's action sets, modes and reset recipe.
 
 Facts from ale-py 0.12.1 and ALE's sources; tests/test_games_catalogue.py checks them against
-ale-py. `index` is the game's id in kernels/games.h.
+ale-py. `index` is the game's id in kernels/ale/games.h.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 
 ALL_ACTIONS = tuple(range(18))
-# Cartridge schemes kernels/cart.h emulates, by their id there (CartScheme).
+# Cartridge schemes kernels/atari/cart.h emulates, by their id there (CartScheme).
 SCHEMES = {"2K": 0, "4K": 1, "F8": 2, "F6": 3, "E0": 4, "FE": 5}
 ACTION_NAMES = ("NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT",
                 "UPFIRE", "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE",
@@ -38,7 +38,7 @@ class ModeSelect:
 class Game:
     id: str                    # ALE's id, e.g. "ms_pacman"
     name: str                  # the v5 name, e.g. "MsPacman"
-    index: int                 # GameId in kernels/games.h
+    index: int                 # GameId in kernels/ale/games.h
     md5: str
     rom_bytes: int
     scheme: str                # bank-switching scheme

@@ -15,7 +15,7 @@ from pathlib import Path
 KERNELS = Path(__file__).resolve().parent / "kernels"
 if not KERNELS.is_dir():   # editable install: the sources stay in the repository
     KERNELS = Path(__file__).resolve().parent.parent / "kernels"
-CUDA_ENTRY = "cuda_kernels.cu"
+CUDA_ENTRY = "cuda/kernels.cu"
 
 
 class NvrtcError(RuntimeError):
@@ -60,7 +60,7 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
     prog = ctypes.c_void_p()
     check = _checker(lib)
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), source, source_name.encode(), 0, None, None), "create")
-    # --fmad=false: frame resizing must round as OpenCV does (kernels/resize.h).
+    # --fmad=false: frame resizing must round as OpenCV does (kernels/env/resize.h).
     options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space",
                "--fmad=false"]
     options += [f"-D{k}={v}" for k, v in (defines or {}).items()]

@@ -2,7 +2,7 @@
 bank (or slice) it came from."""
 import pytest
 
-from cule import _cpu
+from cule import _cpu, _probes
 from cule.games import SCHEMES
 
 
@@ -12,7 +12,7 @@ def tagged_image(size: int, unit: int) -> bytes:
 
 
 def reads(scheme: str, image: bytes, accesses) -> list[int]:
-    return _cpu.cart_probe(SCHEMES[scheme], image, accesses)
+    return _probes.cart_probe(SCHEMES[scheme], image, accesses)
 
 
 def test_2k_is_mirrored():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from py65.devices.mpu6502 import MPU
 
-from cule import _cpu
+from cule import _probes
 
 DOCUMENTED = [op for op, f in enumerate(MPU().instruct) if f.__name__ != "inst_not_implemented"]
 DECIMAL_ARITHMETIC = {0x61, 0x65, 0x69, 0x6D, 0x71, 0x75, 0x79, 0x7D,    # ADC
@@ -45,7 +45,7 @@ def run_py65(regs: dict, memory: bytearray):
 
 def run_cule(regs: dict, memory: bytearray):
     mem = np.frombuffer(bytes(memory), dtype=np.uint8).copy()
-    out, cycles, _ = _cpu.cpu_probe_step(regs, mem)
+    out, cycles, _ = _probes.cpu_probe_step(regs, mem)
     return {k: out[k] for k in ("pc", "a", "x", "y", "sp", "p")}, cycles, mem.tobytes()
 
 
@@ -127,7 +127,7 @@ def test_indirect_pointer_does_not_wrap():
     memory[0x1000:0x1002] = [0xA1, 0xFF]                  # LDA ($FF,X) with X = 0
     memory[0xFF], memory[0x100], memory[0x00] = 0x34, 0x12, 0x56
     memory[0x1234] = 0x77
-    out, _, _ = _cpu.cpu_probe_step(dict(pc=0x1000, a=0, x=0, y=0, sp=0xFF, p=0x30), memory)
+    out, _, _ = _probes.cpu_probe_step(dict(pc=0x1000, a=0, x=0, y=0, sp=0xFF, p=0x30), memory)
     assert out["a"] == 0x77
 
 
@@ -143,7 +143,7 @@ def test_address_words_are_read_low_byte_first(code, x, y, words):
     memory = np.zeros(65536, dtype=np.uint8)
     memory[0x1000:0x1000 + len(code)] = code
     memory[0x20:0x26] = [0x00, 0x30, 0, 0, 0x00, 0x30]
-    _, _, accesses = _cpu.cpu_probe_step(dict(pc=0x1000, a=0, x=x, y=y, sp=0xFF, p=0x30), memory)
+    _, _, accesses = _probes.cpu_probe_step(dict(pc=0x1000, a=0, x=x, y=y, sp=0xFF, p=0x30), memory)
     reads = [address for kind, address, _ in accesses if kind == "r"]
     for lo, hi in words:
         assert reads.index(lo) + 1 == reads.index(hi), f"reads {[hex(a) for a in reads]}"
@@ -153,7 +153,7 @@ def test_jam_opcodes_halt():
     for opcode in (0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2):
         memory = np.zeros(65536, dtype=np.uint8)
         memory[0x1000] = opcode
-        out, _, _ = _cpu.cpu_probe_step(dict(pc=0x1000, a=0, x=0, y=0, sp=0xFF, p=0x30), memory)
+        out, _, _ = _probes.cpu_probe_step(dict(pc=0x1000, a=0, x=0, y=0, sp=0xFF, p=0x30), memory)
         assert out["halted"], f"opcode {opcode:#04x}"
 
 

@@ -1,4 +1,4 @@
-"""The CUDA backend against the CPU backend, bit for bit: the kernels of kernels/cuda_kernels.cu
+"""The CUDA backend against the CPU backend, bit for bit: the kernels of kernels/cuda/kernels.cu
 must give the CPU backend's RAM, observations, rewards, flags, lives, frame numbers and whole
 machine states, step after step, with sticky actions, noop starts and autoresets.
 
@@ -117,7 +117,7 @@ def test_host_kernels_take_the_arguments_cupy_would():
 
 
 def test_host_kernels_are_the_cuda_entry_points():
-    """Every extern "C" __global__ function of kernels/cuda_kernels.cu, and no other, is launched
+    """Every extern "C" __global__ function of kernels/cuda/kernels.cu, and no other, is launched
     by the backend and exposed by the host module."""
     import re
 

@@ -1,5 +1,5 @@
 """A step draws only its last frame, or its last two where observations are max-pooled
-(kernels/env.h, env_step), and runs again drawing them all where an undrawn frame's rows would
+(kernels/env/env.h, env_step), and runs again drawing them all where an undrawn frame's rows would
 show. Whole machine states, both frame buffers included, must then equal those of frameskip 1
 playing the same actions, for every game, and when the frame cap ends an episode two frames
 into a step."""

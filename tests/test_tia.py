@@ -1,4 +1,4 @@
-"""The TIA's deferred drawing (kernels/tia.h, tia_poke).
+"""The TIA's deferred drawing (kernels/atari/tia.h, tia_poke).
 
 Stella draws the picture up to the clock of every TIA write. cule leaves that to the next drawing
 when the write cannot change the picture (WSYNC, RSYNC, audio, motion values, HMCLR, unused
@@ -9,7 +9,7 @@ up to its clock and changes nothing), and compare pixels and collision latches.
 import numpy as np
 import pytest
 
-from cule import _cpu
+from cule import _probes
 
 DEFERRED = [0x02, 0x03, *range(0x15, 0x1B), *range(0x20, 0x25), 0x2B, *range(0x2D, 0x40)]
 # Everything else but VSYNC, which could end the frame.
@@ -52,8 +52,8 @@ def forcing_draws(writes):
 def test_deferred_writes_draw_the_same_frame(seed):
     writes = random_writes(seed, tail_deferred=12)
     writes.append((LAST_CYCLE + 76, VSYNC, 0))   # the write that ends the frame draws
-    frame, collisions = _cpu.tia_probe(writes, cut=False)
-    forced, forced_collisions = _cpu.tia_probe(forcing_draws(writes), cut=False)
+    frame, collisions = _probes.tia_probe(writes, cut=False)
+    forced, forced_collisions = _probes.tia_probe(forcing_draws(writes), cut=False)
     pixels = np.frombuffer(frame, np.uint8)
     assert len(np.unique(pixels)) > 8, "the random writes should draw a varied picture"
     np.testing.assert_array_equal(pixels, np.frombuffer(forced, np.uint8))
@@ -64,8 +64,8 @@ def test_deferred_writes_draw_the_same_frame(seed):
 def test_a_frame_cut_short_catches_up_with_deferred_writes(seed):
     """A frame the instruction cap cuts ends where Stella's last write drew, deferred or not."""
     writes = random_writes(seed, tail_deferred=12)
-    forced, _ = _cpu.tia_probe(forcing_draws(writes), cut=True)
-    caught_up, _ = _cpu.tia_probe(writes, cut=True)
+    forced, _ = _probes.tia_probe(forcing_draws(writes), cut=True)
+    caught_up, _ = _probes.tia_probe(writes, cut=True)
     assert caught_up == forced
-    behind, _ = _cpu.tia_probe(writes, cut=False)   # without the catch-up the last line lags
+    behind, _ = _probes.tia_probe(writes, cut=False)   # without the catch-up the last line lags
     assert behind != forced

@@ -20,7 +20,7 @@ class CpuBackend:
                                 legal_actions, episodic_life, life_loss_info, num_threads)
         self._vec.set_pool(pool)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
-        # something needs it: kernels/env.h, LastStep).
+        # something needs it: kernels/env/env.h, LastStep).
         self._vec.last_frame_only = not maxpool
 
     @property

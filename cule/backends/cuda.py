@@ -1,4 +1,4 @@
-"""The CUDA backend: the kernels/ emulator's CUDA entry points (kernels/cuda_kernels.cu), one
+"""The CUDA backend: the kernels/ emulator's CUDA entry points (kernels/cuda/kernels.cu), one
 thread per environment, state and outputs in torch tensors on the backend's device.
 
 The kernels come from one of two launchers, and everything else is the same Python code:
@@ -31,8 +31,8 @@ SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an env
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
-TIA_LOG_FRAMES = 2     # frames a step shows, each replayed by a thread (kernels/tia_log.h)
-AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/resize.h (4,208 bytes each)
+TIA_LOG_FRAMES = 2     # frames a step shows, each replayed by a thread (kernels/atari/tia_log.h)
+AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/env/resize.h (4,208 bytes each)
 KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_render", "cule_redo", "cule_reset", "cule_observe",
                 "cule_area_axes", "cule_layout")
 
@@ -73,7 +73,7 @@ SPECIALISE = True
 
 @functools.lru_cache(maxsize=None)
 def _nvrtc_module(game_index: int | None, device_index: int) -> dict:
-    """The entry points of kernels/cuda_kernels.cu on one device, for one game or (None) all."""
+    """The entry points of kernels/cuda/kernels.cu on one device, for one game or (None) all."""
     cupy = _import_cupy()
     options = ("-std=c++17", f"-I{KERNELS}", "--device-as-default-execution-space", "--fmad=false",
                f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")

@@ -1,0 +1,17 @@
+// Amidar: BCD score at $D9-$DB; RAM $D6 holds the lives, $80 when the game is over.
+#pragma once
+#include "ale/game_state.h"
+
+namespace cule {
+
+struct Amidar {
+    CULE_HD static void reset(GameState& g) { g.lives = 3; }
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        g.set_score(decimal_score(ram, 0xD9, 0xDA, 0xDB));
+        u8 lives = ram[0x56];
+        g.terminal = lives == 0x80;
+        g.lives = g.terminal ? 0 : (lives & 0x0F);
+    }
+};
+
+}  // namespace cule

@@ -1,0 +1,17 @@
+// DoubleDunk: the score is the player's points ($F6, BCD) minus the opponent's ($F7); the game
+// ends when one side has 24 and $FE is $E7.
+#pragma once
+#include "ale/game_state.h"
+
+namespace cule {
+
+struct DoubleDunk {
+    CULE_HD static void reset(GameState&) {}
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        i32 mine = bcd(ram[0x76]), theirs = bcd(ram[0x77]);
+        g.set_score(mine - theirs);
+        g.terminal = (mine >= 24 || theirs >= 24) && ram[0x7E] == 0xE7;
+    }
+};
+
+}  // namespace cule

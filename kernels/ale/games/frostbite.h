@@ -1,0 +1,18 @@
+// Frostbite: BCD score at $C8-$CA; lives are the low nibble of $CC plus one; the game
+// ends with none left once bit 7 of $F1 is set.
+#pragma once
+#include "ale/game_state.h"
+
+namespace cule {
+
+struct Frostbite {
+    CULE_HD static void reset(GameState& g) { g.lives = 4; }
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        g.set_score(decimal_score(ram, 0xCA, 0xC9, 0xC8));
+        i32 lives = ram[0x4C] & 0x0F;
+        g.terminal = lives == 0 && (ram[0x71] & 0x80);
+        g.lives = g.terminal ? 0 : lives + 1;
+    }
+};
+
+}  // namespace cule

@@ -1,0 +1,18 @@
+// MsPacman: BCD score at $F8-$FA (lowest first); lives are the low three bits of $FB plus
+// one; the game ends with none left when the death timer $A7 is $53.
+#pragma once
+#include "ale/game_state.h"
+
+namespace cule {
+
+struct MsPacman {
+    CULE_HD static void reset(GameState& g) { g.lives = 3; }
+    CULE_HD static void step(const u8* ram, GameState& g) {
+        g.set_score(decimal_score(ram, 0xF8, 0xF9, 0xFA));
+        i32 lives = ram[0x7B] & 0x0F;
+        g.terminal = lives == 0 && ram[0x27] == 0x53;
+        g.lives = g.terminal ? 0 : (lives & 0x7) + 1;
+    }
+};
+
+}  // namespace cule

@@ -1,0 +1,137 @@
+// The console: CPU, RIOT, TIA and cartridge on one bus, and one ALE frame (Stella's
+// TIA::update): run the CPU until the TIA says the frame is over, at most 25,000 instructions.
+#pragma once
+#include "types.h"
+#include "atari/cpu6502.h"
+#include "atari/riot.h"
+#include "atari/tia.h"
+#include "atari/cart.h"
+#include "atari/tia_log.h"
+
+namespace cule {
+
+enum : u32 { FRAME_INSTRUCTION_CAP = 25000 };
+
+struct Console {
+    Cpu6502 cpu;
+    Riot riot;
+    Tia tia;
+    Cart cart;
+    Ports ports;
+    u8 padding0[1];  // explicit: states move and compare as bytes
+    TiaInputs inputs;
+    u32 cycles;          // CPU cycles since the frame started
+    u8 data_bus;         // last value on the bus: the undriven bits of TIA reads
+    u8 last_access_was_read;
+    u8 frame_done;       // set by the TIA write that ends the frame
+    u8 padding1[1];
+};
+
+// The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
+// `log`, every TIA access is also logged for the render pass.
+template <bool DRAW>
+struct Bus {
+    Console& c;
+    u8* screen;
+    const u8* rom;
+    TiaLog* log;
+
+    CULE_HD u8* frame() { return screen + c.tia.front * SCREEN_PIXELS; }
+
+    // ROM and RAM, most of the accesses, inline; the chips out of line.
+    CULE_INLINE u8 peek(u16 addr) {
+        u8 v;
+        if (addr & 0x1000) v = cart_peek(c.cart, rom, addr);
+        else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
+        else v = peek_chip(addr);
+        c.data_bus = v;
+        c.last_access_was_read = 1;
+        return v;
+    }
+
+    CULE_NOINLINE u8 peek_chip(u16 addr) {
+        if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, c.cycles);
+        if (log) tia_log_event(*log, c.cycles, true, addr, 0);
+        return tia_peek<DRAW>(c.tia, frame(), c.inputs, addr, c.cycles, c.data_bus);
+    }
+
+    CULE_HD void poke(u16 addr, u8 v) {
+        if (addr & 0x1000) {
+            cart_poke(c.cart, addr);
+        } else if (!(addr & 0x80)) {
+            if (log) tia_log_event(*log, c.cycles, false, addr, v);
+            if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
+                c.frame_done = 1;
+                c.tia.partial_frame = 0;
+            }
+        } else if (!(addr & 0x200)) {
+            c.riot.ram[addr & 0x7F] = v;
+        } else {
+            riot_poke(c.riot, addr, v, c.cycles);
+        }
+        c.data_bus = v;
+        c.last_access_was_read = 0;
+    }
+
+    CULE_HD void add_cycles(u32 n) { c.cycles += n; }
+};
+
+// Restart the frame's cycle counter at 0, shifting every device's cycle stamps.
+CULE_HD void rebase_cycles(Console& c) {
+    riot_rebase_cycles(c.riot, c.cycles);
+    tia_rebase_cycles(c.tia, c.cycles);
+    c.cycles = 0;
+}
+
+// Stella's System::reset: RAM survives; the RIOT timer takes a fresh random start value.
+CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_draw, u8 ystart,
+                           bool hmove_blanks) {
+    rebase_cycles(c);
+    riot_reset(c.riot, random_draw);
+    tia_reset(c.tia, screen, screen + SCREEN_PIXELS, c.cycles, ystart, hmove_blanks);
+    cart_reset(c.cart);
+    Bus<true> bus = {c, screen, rom, nullptr};
+    cpu_reset(c.cpu, bus);
+}
+
+// One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
+// frame for the render pass.
+template <bool DRAW>
+CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
+    Bus<DRAW> bus = {c, screen, rom, log};
+    bool began = !c.tia.partial_frame;
+    if (began) {
+        u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
+        rebase_cycles(c);
+        tia_start_frame(c.tia, clocks);
+    }
+    c.tia.partial_frame = 1;
+    c.frame_done = 0;
+    if (log) tia_log_begin_frame(*log, c.tia);
+    // The registers stay in a local for the whole frame: the bus writes bytes of the console,
+    // which could otherwise alias them and force a reload after every access.
+    Cpu6502 cpu = c.cpu;
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted; ++n) cpu_step(cpu, bus);
+    c.cpu = cpu;
+    if (c.tia.partial_frame) {
+        tia_draw_deferred<DRAW>(c.tia, bus.frame());
+        if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);
+        c.tia.frame_greyed = 1;
+    } else {
+        c.tia.scanlines_last_frame = tia_scanline(c.tia, c.cycles);
+        c.tia.frame_greyed = 0;
+    }
+    if (log) tia_log_end_frame(*log, c.tia, began);
+}
+
+// The frame ALE shows: the buffer the last frame was drawn into.
+CULE_HD const u8* console_screen(const Console& c, const u8* screen) {
+    return screen + c.tia.front * SCREEN_PIXELS;
+}
+
+// The frame before it, in the other buffer.
+CULE_HD const u8* console_previous_screen(const Console& c, const u8* screen) {
+    return screen + (1 - c.tia.front) * SCREEN_PIXELS;
+}
+
+}  // namespace cule

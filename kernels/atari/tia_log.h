@@ -1,0 +1,88 @@
+// The TIA's half of the split between emulation and drawing (docs/architecture.md). The state-update
+// pass runs its frames without pixels and logs, for the frames a step shows, the TIA as each
+// frame began and every CPU access to the TIA after it, with its cycle. The render pass replays
+// the log through the same TIA code, drawing. A write is replayed as the write; a read, which
+// changes no register, as the drawing up to its clock that it makes the TIA do, so that both
+// passes draw the same spans.
+#pragma once
+#include "types.h"
+#include "atari/tia.h"
+
+namespace cule {
+
+enum : u32 {
+    TIA_LOG_FRAMES = 2,        // a step shows its last two frames (the observation, the one it pools with)
+    TIA_LOG_EVENTS = 8192,     // both frames' accesses; in random play an Atari-57 step logs at most 5,990
+};
+// One access in 32 bits: the frame's CPU cycle counter at the access (17 bits: 1,700 lines, far
+// past any frame's end), a read flag, the register, the value written.
+typedef u32 TiaEvent;
+enum : u32 { TIA_EVENT_CYCLES = 1u << 17, TIA_EVENT_READ = 1u << 14 };
+
+CULE_HD u32 tia_event_cycles(TiaEvent e) { return e >> 15; }
+CULE_HD u8 tia_event_addr(TiaEvent e) { return (u8)((e >> 8) & 0x3F); }
+CULE_HD u8 tia_event_value(TiaEvent e) { return (u8)e; }
+
+struct TiaLog {
+    Tia start[TIA_LOG_FRAMES];   // the TIA as logged frame k began
+    u32 end[TIA_LOG_FRAMES];     // the events of frame k are [end[k - 1], end[k])
+    u32 count;                   // events seen; above TIA_LOG_EVENTS the log overflowed
+    u32 frames;                  // frames logged
+    u32 whole;                   // bit k: frame k began and ended (VSYNC) while logged
+    u32 full;                    // bit k: frame k reached the bottom of the screen
+    TiaEvent events[TIA_LOG_EVENTS];
+};
+
+CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = log.full = 0; }
+
+CULE_HD void tia_log_event(TiaLog& log, u32 cycles, bool read, u32 addr, u8 value) {
+    if (cycles >= TIA_EVENT_CYCLES) log.count = TIA_LOG_EVENTS;   // not representable: no replay
+    if (log.count < TIA_LOG_EVENTS)
+        log.events[log.count] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & 0x3F) << 8 | value;
+    log.count += 1;
+}
+
+// A logged frame begins, `t` as the CPU starts on it; it ends with `began` telling whether it was a
+// new frame (not the rest of one the instruction cap cut short).
+CULE_HD void tia_log_begin_frame(TiaLog& log, const Tia& t) {
+    if (log.frames < TIA_LOG_FRAMES) log.start[log.frames] = t;
+}
+
+CULE_HD void tia_log_end_frame(TiaLog& log, const Tia& t, bool began) {
+    if (log.frames >= TIA_LOG_FRAMES) {   // more frames than a step shows: not replayable
+        log.count = TIA_LOG_EVENTS + 1;
+        return;
+    }
+    u32 k = log.frames++;
+    log.end[k] = log.count;
+    if (began && !t.partial_frame) log.whole |= 1u << k;
+    if (t.frame_pos >= SCREEN_PIXELS) log.full |= 1u << k;
+}
+
+// Whether replaying the log leaves both frame buffers as ALE's. Every logged frame must have
+// begun and ended while logged; where earlier frames of the step went unlogged (`all_logged`
+// false) the last two must also be full height, or rows of an unlogged frame would show.
+CULE_HD bool tia_log_replayable(const TiaLog& log, bool all_logged) {
+    u32 every = (1u << log.frames) - 1;
+    if (log.count > TIA_LOG_EVENTS || log.whole != every) return false;
+    return all_logged || (log.frames == TIA_LOG_FRAMES && log.full == every);
+}
+
+// Draws logged frame k into its frame buffer. Each frame starts from its own copy of the TIA, so
+// the frames of a log can be drawn in any order, or at once.
+CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
+    Tia t = log.start[k];
+    u8* fb = screen + t.front * SCREEN_PIXELS;
+    for (u32 e = k ? log.end[k - 1] : 0; e < log.end[k]; ++e) {
+        TiaEvent ev = log.events[e];
+        u32 cycles = tia_event_cycles(ev);   // a WSYNC replayed moves it; only the CPU would see that
+        if (ev & TIA_EVENT_READ) tia_update_to<true>(t, fb, (i32)(cycles * 3));
+        else tia_poke<true>(t, fb, tia_event_addr(ev), tia_event_value(ev), cycles, false);
+    }
+}
+
+CULE_HD void tia_replay(const TiaLog& log, u8* screen) {
+    for (u32 k = 0; k < log.frames; ++k) tia_replay_frame(log, k, screen);
+}
+
+}  // namespace cule

@@ -1,0 +1,122 @@
+// CUDA entry points, compiled at first use by NVRTC from the same headers as the CPU backend
+// (cule/backends/cuda.py launches them). One thread per environment, or per observation byte.
+// CULE_GAME, when defined, fixes the game at compile time so that the per-game settings fold to
+// straight-line code.
+#include "env/env.h"
+#include "env/observe.h"
+
+using namespace cule;
+
+// Scalars rather than a StepConfig by value: CuPy passes numpy scalars, not C structs.
+#define CULE_CONFIG_PARAMS \
+    i32 game, u32 wiring, i32 frameskip, u64 repeat_threshold, i32 max_episode_frames, u32 legal_actions, i32 flags
+#define CULE_CONFIG_ARGS game, wiring, frameskip, repeat_threshold, max_episode_frames, legal_actions, flags
+
+__device__ StepConfig step_config(u32 pool_size, CULE_CONFIG_PARAMS) {
+    StepConfig cfg;
+#ifdef CULE_GAME
+    cfg.game = CULE_GAME;
+#else
+    cfg.game = game;
+#endif
+    cfg.wiring = Wiring{(u8)(wiring & 1), (u8)(wiring >> 1 & 1), (u8)(wiring >> 2 & 1), (u8)(wiring >> 3 & 1),
+                        (u8)(wiring >> 8)};
+    cfg.frameskip = frameskip;
+    cfg.repeat_threshold = repeat_threshold;
+    cfg.max_episode_frames = max_episode_frames;
+    cfg.legal_actions = legal_actions;
+    cfg.pool_size = pool_size;
+    cfg.episodic_life = flags & 1;
+    cfg.life_loss_info = flags >> 1 & 1;
+    return cfg;
+}
+
+#define CULE_STEP_PARAMS                                                                                  \
+    Machine *machines, u8 *screens, EnvRng *rng, u8 *needs_reset, const Machine *pool, const u8 *pool_screens, \
+        u32 pool_size, const u8 *rom, CULE_CONFIG_PARAMS, const u8 *skip, const u8 *actions
+
+// One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
+// shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
+template <bool LOGGED>
+__device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
+                         i32 num_envs) {
+    i32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= num_envs) return;
+    if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
+        rewards[i] = 0;
+        terminated[i] = truncated[i] = 0;
+        return;
+    }
+    const StepConfig cfg = step_config(pool_size, CULE_CONFIG_ARGS);
+    u8* screen = screens + (u64)i * 2 * SCREEN_PIXELS;
+    StepResult s;
+    if (LOGGED) s = env_step_logged(machines[i], screen, rng[i], needs_reset[i], pool, pool_screens, rom, cfg,
+                                    actions[i], jobs[i]);
+    else s = env_step(machines[i], screen, rng[i], needs_reset[i], pool, pool_screens, rom, cfg, actions[i]);
+    rewards[i] = s.reward;
+    terminated[i] = s.terminated;
+    truncated[i] = s.truncated;
+}
+
+extern "C" __global__ void cule_step(CULE_STEP_PARAMS, i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
+    step_env<false>(machines, screens, rng, needs_reset, pool, pool_screens, pool_size, rom, CULE_CONFIG_ARGS, skip,
+                    actions, nullptr, rewards, terminated, truncated, num_envs);
+}
+
+extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
+                                            u8* truncated, i32 num_envs) {
+    step_env<true>(machines, screens, rng, needs_reset, pool, pool_screens, pool_size, rom, CULE_CONFIG_ARGS, skip,
+                   actions, jobs, rewards, terminated, truncated, num_envs);
+}
+
+// The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
+// copy of the TIA into its own buffer.
+extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, const u8* skip, i32 num_envs) {
+    i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    i64 i = t / TIA_LOG_FRAMES;
+    u32 k = (u32)(t % TIA_LOG_FRAMES);
+    if (i >= num_envs || *skip || jobs[i].redo || k >= jobs[i].log.frames) return;
+    tia_replay_frame(jobs[i].log, k, screens + (u64)i * 2 * SCREEN_PIXELS);
+}
+
+// The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
+// its own keeps the emulator's registers out of cule_render.
+extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, const u8* rom, CULE_CONFIG_PARAMS,
+                                     const u8* skip, i32 num_envs) {
+    i32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= num_envs || *skip || !jobs[i].redo) return;
+    redo_step(jobs[i], screens + (u64)i * 2 * SCREEN_PIXELS, rom, step_config(0, CULE_CONFIG_ARGS));
+}
+
+extern "C" __global__ void cule_reset(Machine* machines, u8* screens, EnvRng* rng, u8* needs_reset,
+                                      const Machine* pool, const u8* pool_screens, u32 pool_size, const u8* mask,
+                                      i32 same_console, i32 num_envs) {
+    i32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= num_envs || !mask[i]) return;
+    env_reset(machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i], pool, pool_screens,
+              pool_size, same_console != 0);
+}
+
+// One thread per byte of the observations, (num_envs, height, width[, 3]).
+extern "C" __global__ void cule_observe(u8* out, const Machine* machines, const u8* screens, const u8* pooled,
+                                        i32 grey, i32 height, i32 width, const AreaAxis* axes, i32 num_envs) {
+    const ObserveConfig cfg = {height, width, (u8)grey, axes, axes + 1};
+    const i64 frame_bytes = (i64)height * width * observe_channels(cfg);
+    const i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= frame_bytes * num_envs) return;
+    const i64 i = e / frame_bytes;
+    const i32 r = (i32)(e - i * frame_bytes), channels = observe_channels(cfg);
+    out[e] = observe_element(machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, pooled[i], cfg, r / (channels * width),
+                             r / channels % width, r % channels);
+}
+
+// The resize weights of ObserveConfig: axes[0] rows, axes[1] columns (one thread).
+extern "C" __global__ void cule_area_axes(AreaAxis* axes, i32 height, i32 width) {
+    if (blockIdx.x * blockDim.x + threadIdx.x != 0) return;
+    area_axis(SCREEN_HEIGHT, height, axes[0]);
+    area_axis(SCREEN_WIDTH, width, axes[1]);
+}
+
+extern "C" __global__ void cule_layout(u64* out) {
+    if (blockIdx.x * blockDim.x + threadIdx.x == 0) state_layout(out);
+}

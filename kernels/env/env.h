@@ -1,0 +1,262 @@
+// One vector-env step for one environment: frameskip frames with sticky actions, ALE's reward,
+// terminal and truncation rules, and next-step autoreset from a pool of seed states. The CPU
+// backend calls it in a loop over environments; the CUDA backend calls it once per thread.
+#pragma once
+#include "types.h"
+#include "ale/ale.h"
+
+namespace cule {
+
+// Counter-based random numbers (SplitMix64 of key + counter): an environment's stream depends
+// only on its key and how many numbers it has drawn, so CPU and GPU give the same draws.
+struct EnvRng {
+    u64 key;
+    u64 counter;
+};
+
+CULE_HD u64 mix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+CULE_HD u32 rng_u32(EnvRng& r) {
+    r.counter += 1;
+    return (u32)(mix64(r.key + 0x9E3779B97F4A7C15ull * r.counter) >> 32);
+}
+
+struct StepConfig {
+    i32 game;
+    Wiring wiring;
+    i32 frameskip;
+    u64 repeat_threshold;     // a stored action changes when a draw is >= this (p * 2^32)
+    i32 max_episode_frames;   // 0: no cap
+    u32 legal_actions;        // bit a: ALE plays action a; illegal ones become NOOP
+    u32 pool_size;
+    u8 episodic_life;         // a lost life ends the step and the episode (AtariVectorEnv's)
+    u8 life_loss_info;        // a lost life sets terminated, the game goes on
+};
+
+struct StepResult {
+    i32 reward;
+    u8 terminated, truncated;
+    u8 ran_again;   // the step ran again from its start, drawing every frame
+};
+
+CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
+    return cfg.max_episode_frames > 0 && m.episode_steps >= cfg.max_episode_frames;
+}
+
+// Copies seed state k of the pool (machine and both frame buffers) into an environment. On the
+// same console (ALE's reset_game) the frame number keeps counting, plus the frames the reset
+// counted (the state's episode frame number); a fresh console (loadROM) restarts it. The frame
+// cap counts the frames stepped from here, as AtariVectorEnv does.
+CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const u8* pool_screens, u32 k,
+                             bool same_console) {
+    i32 frame_number = m.frame_number;
+    m = pool[k];
+    if (same_console) m.frame_number = frame_number + m.episode_frame_number;
+    m.episode_steps = 0;
+    copy_words(screen, pool_screens + (u64)k * 2 * SCREEN_PIXELS, 2 * SCREEN_PIXELS);
+}
+
+// A new episode from a pool state picked by the environment's RNG.
+CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                       const u8* pool_screens, u32 pool_size, bool same_console) {
+    u32 k = pool_size > 1 ? rng_u32(rng) % pool_size : 0;
+    load_pool_state(m, screen, pool, pool_screens, k, same_console);
+    needs_reset = 0;
+}
+
+// The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
+// (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
+// the render pass (then no drawing code is compiled in). Returns the reward, and in
+// `buffers_exact` whether the frame buffers now hold what ALE's would, so that no row of an
+// undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
+// only the last frame) the step ran to its end and its last two frames were whole, the one
+// before the last undrawn but drawn whole by running the step again (redraw_behind_buffer).
+template <bool LOGGED>
+CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
+                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact) {
+    // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
+    // above zero (a game over is not a lost life).
+    i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
+    life_lost = false;
+    for (i32 f = 0; f < cfg.frameskip; ++f) {
+        // ALE draws for both players on every frame, emulated or not.
+        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
+        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
+        if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
+        u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
+        bool draw = f >= draw_from;
+        if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
+                              draw ? log : nullptr);
+        const Tia& t = m.console.tia;
+        bool whole = !t.partial_frame && t.frame_pos >= SCREEN_PIXELS;   // every pixel written
+        whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
+        drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
+        m.frame_number += 1;
+        m.episode_frame_number += 1;
+        m.episode_steps += 1;
+        reward += m.game.reward;
+        life_lost = m.game.lives < lives_before && m.game.lives > 0;
+    }
+    buffers_exact = draw_from == 0 || drawn_in_full >= 2 ||
+                    (draw_from == cfg.frameskip - 1 && drawn_in_full == 1 && whole_in_a_row >= 2);
+    return reward;
+}
+
+// A step's flags from the machine after its frames; whether the next step starts an episode.
+CULE_HD void finish_step(const Machine& m, const StepConfig& cfg, bool life_lost, StepResult& out, u8& needs_reset) {
+    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
+    out.truncated = !out.terminated && episode_truncated(m, cfg);
+    needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
+}
+
+// The frames a step shows: its last two (the observation and the one it is max-pooled with).
+CULE_HD i32 first_shown_frame(const StepConfig& cfg) { return cfg.frameskip > 2 ? cfg.frameskip - 2 : 0; }
+
+// Where the last step started, for a step that draws only its last frame (observations without
+// max-pooling): the buffer of the frame before it, which then still holds an older frame, can
+// be drawn when something needs it by running the step again from here.
+struct LastStep {
+    Machine start;
+    EnvRng start_rng;
+    u8 action;
+    u8 buffer_behind;   // the other frame buffer does not hold the step's next-to-last frame yet
+    u8 padding[6];
+};
+
+// Runs a step again from its start for its pixels, drawing from frame `draw_from`; the machine
+// it reaches is dropped (the step's own run already reached it).
+CULE_HD void draw_step_again(const Machine& start, const EnvRng& start_rng, u8 action, i32 draw_from, u8* screen,
+                             const u8* rom, const StepConfig& cfg) {
+    Machine m = start;
+    EnvRng rng = start_rng;
+    bool life_lost, exact;
+    step_frames<false>(m, screen, rng, rom, cfg, action, draw_from, nullptr, life_lost, exact);
+}
+
+// Brings the buffer left behind up to date: both buffers then hold what ALE's do. The step's
+// last two frames were whole, so drawing them from its start rewrites every pixel of both.
+CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, const StepConfig& cfg) {
+    if (!last.buffer_behind) return;
+    draw_step_again(last.start, last.start_rng, last.action, cfg.frameskip - 2, screen, rom, cfg);
+    last.buffer_behind = 0;
+}
+
+// One vector-env step, drawing as it goes. Only the last two frames are drawn, or with `last`
+// only the last one; where that would not leave ALE's pixels (a frame cut short, an episode
+// ending early) the step runs again from its start, drawing every frame.
+CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
+                            LastStep* last = nullptr) {
+    StepResult out = {0, 0, 0, 0};
+    if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
+        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+        if (last) last->buffer_behind = 0;
+        return out;
+    }
+    bool life_lost, exact = false;
+    i32 first = last && cfg.frameskip >= 2 ? cfg.frameskip - 1 : first_shown_frame(cfg);
+    if (first > 0) {
+        const Machine start = m;
+        const EnvRng start_rng = rng;
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact);
+        if (!exact) {
+            // Rows its frames do not reach show the buffers as the step found them: bring the
+            // one the last step left behind up to date first.
+            if (last) redraw_behind_buffer(*last, screen, rom, cfg);
+            m = start;
+            rng = start_rng;
+        } else if (last) {
+            *last = LastStep{start, start_rng, action, 1, {}};   // frame frameskip - 2 went undrawn
+        }
+    }
+    if (!exact) {
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
+        out.ran_again = first > 0;
+        if (last) last->buffer_behind = 0;
+    }
+    finish_step(m, cfg, life_lost, out, needs_reset);
+    return out;
+}
+
+// What the state-update pass leaves the render pass for one environment: the log of the frames
+// the step shows and the step's start, run again where the log cannot give ALE's pixels (`redo`).
+struct RenderJob {
+    TiaLog log;
+    Machine start;
+    EnvRng start_rng;
+    u8 action;
+    u8 redo;
+    u8 padding[6];
+};
+
+// One vector-env step without pixels (the state-update pass): as env_step, but the frames it
+// shows are logged into `job` for render_step instead of drawn.
+CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
+                                   const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
+                                   RenderJob& job) {
+    StepResult out = {0, 0, 0, 0};
+    tia_log_clear(job.log);
+    job.redo = 0;
+    if (needs_reset) {   // the reset copies its frames from the pool: nothing to draw
+        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+        return out;
+    }
+    // The start goes to the job before it is known to be needed: a copy held through the frames
+    // would cost the GPU thread registers and local memory.
+    job.start = m;
+    job.start_rng = rng;
+    job.action = action;
+    bool life_lost, exact;
+    i32 first = first_shown_frame(cfg);
+    out.reward = step_frames<true>(m, screen, rng, rom, cfg, action, first, &job.log, life_lost, exact);
+    job.redo = !tia_log_replayable(job.log, first == 0);
+    finish_step(m, cfg, life_lost, out, needs_reset);
+    return out;
+}
+
+// A step the log cannot draw, run again from its start drawing every frame (the machine it
+// reaches is the state-update pass's).
+CULE_HD void redo_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
+    draw_step_again(job.start, job.start_rng, job.action, 0, screen, rom, cfg);
+}
+
+// The render pass of one environment's step (the GPU runs its two halves as two kernels).
+CULE_HD void render_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
+    if (job.redo) redo_step(job, screen, rom, cfg);
+    else tia_replay(job.log, screen);
+}
+
+// States are copied, compared and moved between backends as bytes: every byte must be a member.
+#ifndef __CUDACC_RTC__
+static_assert(__has_unique_object_representations(Machine) && __has_unique_object_representations(EnvRng),
+              "the state structs must have no implicit padding");
+#endif
+
+// The sizes and offsets that the Python side reads states by, as this compiler lays them out;
+// the CUDA backend checks at start that NVRTC's layout is the host's. In order: sizeof Machine,
+// sizeof EnvRng, offsets in Machine of the RAM, lives, frame number, episode frame number and
+// the TIA's front buffer (which of the two frame buffers holds the frame shown), sizeof
+// RenderJob and the offset in it of the redo flag.
+enum : i32 { NUM_LAYOUT_FIELDS = 9 };
+
+CULE_HD void state_layout(u64* out) {
+    Machine m;
+    const u8* base = (const u8*)&m;
+    out[0] = sizeof(Machine);
+    out[1] = sizeof(EnvRng);
+    out[2] = (u64)((const u8*)m.console.riot.ram - base);
+    out[3] = (u64)((const u8*)&m.game.lives - base);
+    out[4] = (u64)((const u8*)&m.frame_number - base);
+    out[5] = (u64)((const u8*)&m.episode_frame_number - base);
+    out[6] = (u64)((const u8*)&m.console.tia.front - base);
+    out[7] = sizeof(RenderJob);
+    const RenderJob* job = (const RenderJob*)base;   // for an offset alone (NVRTC has no offsetof)
+    out[8] = (u64)((const u8*)&job->redo - base);
+}
+
+}  // namespace cule

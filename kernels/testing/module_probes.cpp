@@ -1,0 +1,93 @@
+// `cule._probes`, built for the tests only: single components driven one access at a time. One
+// instruction of the CPU core on a flat 64 KiB memory, for comparing single instructions with an
+// independent 6502 model (py65) in tests/test_cpu6502.py, cartridge accesses for the
+// bank-switching tests in tests/test_cart.py, TIA writes for tests/test_tia.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <pybind11/stl.h>
+
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "atari/cart.h"
+#include "atari/cpu6502.h"
+#include "atari/tia.h"
+
+namespace cule {
+
+struct FlatBus {
+    u8* mem;
+    u32 cycles;
+    pybind11::list accesses;
+    u8 peek(u16 addr) {
+        accesses.append(pybind11::make_tuple("r", addr, mem[addr]));
+        return mem[addr];
+    }
+    void poke(u16 addr, u8 v) {
+        accesses.append(pybind11::make_tuple("w", addr, v));
+        mem[addr] = v;
+    }
+    void add_cycles(u32 n) { cycles += n; }
+};
+
+}  // namespace cule
+
+namespace py = pybind11;
+using namespace cule;
+
+PYBIND11_MODULE(_probes, m) {
+    m.def(
+        "cpu_probe_step",
+        [](py::dict regs, py::array_t<u8, py::array::c_style> memory) {
+            if (memory.size() != 65536) throw std::invalid_argument("memory must hold 65536 bytes");
+            Cpu6502 c = {};
+            c.pc = regs["pc"].cast<u16>();
+            c.a = regs["a"].cast<u8>();
+            c.x = regs["x"].cast<u8>();
+            c.y = regs["y"].cast<u8>();
+            c.sp = regs["sp"].cast<u8>();
+            c.p = regs["p"].cast<u8>();
+            FlatBus bus{memory.mutable_data(), 0, py::list()};
+            cpu_step(c, bus);
+            py::dict out;
+            out["pc"] = c.pc; out["a"] = c.a; out["x"] = c.x; out["y"] = c.y; out["sp"] = c.sp; out["p"] = c.p;
+            out["halted"] = c.halted;
+            return py::make_tuple(out, bus.cycles, bus.accesses);
+        },
+        py::arg("regs"), py::arg("memory"),
+        "Runs one instruction on a flat 64 KiB memory: (registers, cycles, [(r|w, address, value)]).");
+    m.def(
+        "cart_probe",
+        [](u8 scheme, py::bytes rom, const std::vector<std::pair<char, u16>>& accesses) {
+            std::string image = rom;
+            Cart c = {};
+            c.scheme = scheme;
+            cart_reset(c);
+            std::vector<int> reads;
+            for (auto [kind, addr] : accesses) {
+                if (kind == 'r') reads.push_back(cart_peek(c, (const u8*)image.data(), addr));
+                else cart_poke(c, addr);
+            }
+            return reads;
+        },
+        py::arg("scheme"), py::arg("rom"), py::arg("accesses"),
+        "Runs cartridge accesses ('r' or 'w', address) from power-up; returns the bytes read.");
+    m.def(
+        "tia_probe",
+        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
+            Tia t = {};
+            std::vector<u8> screen(2 * SCREEN_PIXELS);
+            tia_reset(t, screen.data(), screen.data() + SCREEN_PIXELS, 0, 34, true);
+            tia_start_frame(t, 0);
+            u8* fb = screen.data() + t.front * SCREEN_PIXELS;
+            for (auto [cycle, addr, value] : writes) tia_poke<true>(t, fb, addr, value, cycle, false);
+            if (cut) tia_draw_deferred<true>(t, fb);
+            return py::make_tuple(py::bytes((const char*)fb, (size_t)SCREEN_PIXELS), t.collision);
+        },
+        py::arg("writes"), py::arg("cut"),
+        "Writes (CPU cycle, TIA register, value) into a fresh frame, then draws what a frame cut "
+        "by the instruction cap shows if `cut`; returns (palette indices, collision latches).");
+}
