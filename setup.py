@@ -1,5 +1,7 @@
 """Builds the pybind11 extensions, compiled from the same kernels/ headers that NVRTC compiles for
 the GPU. Everything else is declared in pyproject.toml."""
+from pathlib import Path
+
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
@@ -8,8 +10,12 @@ from setuptools import setup
 FLAGS = ["-O3", "-fopenmp", "-ffp-contract=off", "-Wno-unknown-pragmas"]
 
 
+# Every module includes the headers: an edited header rebuilds them all.
+HEADERS = sorted(str(p) for p in Path("kernels").rglob("*") if p.suffix in {".h", ".cu"})
+
+
 def extension(name: str, source: str) -> Pybind11Extension:
-    return Pybind11Extension(name, [source], include_dirs=["kernels"], cxx_std=17,
+    return Pybind11Extension(name, [source], include_dirs=["kernels"], depends=HEADERS, cxx_std=17,
                              extra_compile_args=FLAGS, extra_link_args=["-fopenmp"])
 
 

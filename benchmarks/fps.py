@@ -70,7 +70,7 @@ def cule_gpu(game: str, num_envs: int, seconds: float, load: str, split_render: 
     torch.cuda.reset_peak_memory_stats()
     before = torch.cuda.memory_allocated()
     env = CuleEnv(game, num_envs=num_envs, device="cuda", **SETTINGS)
-    env._vec.split_render = split_render   # off: one kernel steps and draws (the split's comparison)
+    env._backend.split_render = split_render   # off: one kernel steps and draws (the split's comparison)
     obs, _ = env.reset(seed=0)
     n = env.single_action_space.n
     if load == "inference":

@@ -32,32 +32,9 @@ _CART = {"2K": ("Cartridge2K", ""), "4K": ("Cartridge4K", ""), "FE": ("Cartridge
          "F8": ("CartridgeF8", "myCurrentBank"), "F6": ("CartridgeF6", "myCurrentBank"),
          "E0": ("CartridgeE0", "slices[4]")}
 
-# What each game's ALE settings object saves after the cartridge ("?": a bool).
-_WITH_LIVES, _NO_LIVES = "reward score terminal? lives", "reward score terminal?"
-_SETTINGS = {
-    **{g: _NO_LIVES for g in ("bowling", "boxing", "double_dunk", "enduro", "fishing_derby", "freeway",
-                              "ice_hockey", "pong", "private_eye", "skiing", "surround")},
-    "breakout": "reward score terminal? started? lives",
-    "qbert": "reward score terminal? last_lives lives",
-    "riverraid": "reward score terminal? lives_byte",
-    "star_gunner": "reward score terminal? lives game_started?",
-    "tennis": "reward terminal? prev_delta_points prev_delta_score",
-}
-
-
-# What cule keeps of a game beyond score and reward (GameState.flags[0], memory[0], memory[1] in
-# kernels/ale/games/*.h), from ALE's fields of the same meaning. ChopperCommand's "started" flag
-# ALE does not save: cule reads it from RAM.
-_MEMORY = {
-    "beam_rider": {"memory0": "lives"}, "time_pilot": {"memory0": "lives"}, "wizard_of_wor": {"memory0": "lives"},
-    "qbert": {"memory0": "last_lives", "memory1": "lives"}, "riverraid": {"memory0": "lives_byte"},
-    "tennis": {"memory0": "prev_delta_points", "memory1": "prev_delta_score"},   # games, points differences
-    "breakout": {"flag0": "started"}, "star_gunner": {"flag0": "game_started"},
-}
-
-
 def settings_fields(game: Game) -> str:
-    return _SETTINGS.get(game.id, _WITH_LIVES)
+    """What the game's ALE settings object saves after the cartridge ("?": a bool)."""
+    return game.ale_saved
 
 
 class AleStateError(ValueError):
@@ -142,7 +119,9 @@ def parse_ale_state(raw: bytes, game: Game, rom: bytes) -> dict:
     inner.tag(tag)
     inner.fields(fields, f)
     inner.fields(" ".join("m_" + n for n in settings_fields(game).split()), f)
-    for ours, theirs in _MEMORY.get(game.id, {}).items():
+    # What cule keeps of the game beyond score and reward (GameState.flags[0], memory[0], ...).
+    for kept in game.ale_kept.split():
+        ours, theirs = kept.split("=")
         f[ours] = int(f["m_" + theirs])
     if inner.bool():
         inner.string()   # the sticky-action RNG: cule draws from its own

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import math
 import os
 from typing import Any, Sequence
 
@@ -15,32 +14,13 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
-from .backends import SCREEN_HEIGHT, SCREEN_WIDTH, CpuBackend
-from .games import SCHEMES, Game, get_game
+from .backends import SCREEN_HEIGHT, SCREEN_WIDTH, CpuBackend, StepSettings
+from .games import Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
 
 # "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
 OBS_TYPES = ("pixels", "ram")
-_POWER_ON_SWITCHES_B = 0x3F   # COLOR, both difficulty switches at B, SELECT and RESET up
-
-
-def _wiring(game: Game) -> dict:
-    """How the game's controllers and switches are wired (kernels/ale/ale.h, Wiring)."""
-    switches = _POWER_ON_SWITCHES_B
-    if game.power_on_difficulty_a[0]:
-        switches |= 0x40
-    if game.power_on_difficulty_a[1]:
-        switches |= 0x80
-    return dict(left_paddles=game.left == "PADDLES", right_paddles=game.right == "PADDLES",
-                swap_ports=game.swap_ports, swap_paddles=game.swap_paddles, power_on_switches=switches)
-
-
-def _packed_wiring(game: Game) -> int:
-    """_wiring as the CUDA step kernel takes it: four flag bits, the switches in bits 8-15."""
-    w = _wiring(game)
-    return (int(w["left_paddles"]) | int(w["right_paddles"]) << 1 | int(w["swap_ports"]) << 2
-            | int(w["swap_paddles"]) << 3 | w["power_on_switches"] << 8)
 
 
 def _default_device() -> torch.device:
@@ -50,8 +30,7 @@ def _default_device() -> torch.device:
 
 def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec"]:
     """A powered-on console for `game`, as ale-py's loadROM builds it (before its reset)."""
-    spec = _cpu.GameSpec(rom=rom, game=game.index, scheme=SCHEMES[game.scheme], ystart=game.ystart,
-                         hmove_blanks=game.hmove_blanks, **_wiring(game))
+    spec = _cpu.GameSpec(rom=rom, game=game.index)
     console = _cpu.Console(spec)
     console.power_on()
     return console, spec
@@ -170,27 +149,24 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             pool.append(console.state())
 
         self._rom, self._post_reset_state = rom, pool[0]
-        legal = sum(1 << a for a in self.game.legal_actions)
-        p = float(repeat_action_probability)
+        settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
+                                int(max_num_frames_per_episode), self.game.legal_actions, bool(episodic_life),
+                                bool(life_loss_info))
         threads = min(self.num_envs, os.cpu_count() or 1) if num_threads is None else \
             _check_positive_int("num_threads", num_threads)
+        pool = np.stack(pool)
         if self.backend == "cpu":
-            self._vec = CpuBackend(self._spec, np.stack(pool), self.num_envs, self.frameskip, p,
-                                   int(max_num_frames_per_episode), legal, bool(episodic_life),
-                                   bool(life_loss_info), threads, maxpool=self.maxpool)
+            self._backend = CpuBackend(self.game, rom, pool, settings, threads, maxpool=self.maxpool)
         else:
             from .backends.cuda import CudaBackend, GpuKernels, HostKernels
             kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
-            self._vec = CudaBackend(kernels, self.game.index, _packed_wiring(self.game), rom, np.stack(pool),
-                                    self.num_envs, self.frameskip, _repeat_threshold(p),
-                                    int(max_num_frames_per_episode), legal, bool(episodic_life),
-                                    bool(life_loss_info))
+            self._backend = CudaBackend(self.game, rom, pool, settings, kernels)
         self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`
         # (no env steps while it is set) and is raised at a later step, once its result has reached
         # the host (_pending_checks: host copies behind events).
-        self._check_actions_on_device = self._vec.asynchronous
+        self._check_actions_on_device = self._backend.asynchronous
         self._action_error = torch.zeros(1, dtype=torch.uint8, device=self.device)
         self._pending_checks: list[tuple[torch.Tensor, Any]] = []
         # The last stack_num frames, oldest first; never handed out when stack_num > 1.
@@ -214,8 +190,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         fresh = seed is not None or not self._recent
         on_device = torch.from_numpy(mask).to(self.device)
         if fresh:
-            self._vec.seed(self._seed_keys(seed, mask), on_device)
-        self._vec.reset(on_device, not fresh)
+            self._backend.seed(self._seed_keys(seed, mask), on_device)
+        self._backend.reset(on_device, not fresh)
         self._pooled &= ~on_device   # the others' frames are observed again as they were
         frame = self._observe_frame()
         if not self._recent:
@@ -234,9 +210,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise RuntimeError("call reset() before step()")
         self._raise_failed_action_checks()
         ids = self._action_ids_on_device[self._check_actions(actions)]
-        restarting = self._vec.pending_resets()   # NextStep: these start a new episode in this step
+        restarting = self._backend.pending_resets()   # NextStep: these start a new episode in this step
         with self._phase("emulation"):
-            rewards, terminated, truncated = self._vec.step(ids, self._action_error)
+            rewards, terminated, truncated = self._backend.step(ids, self._action_error)
         with self._phase("rendering"):
             self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
             self._recent = self._recent[1:] + [self._observe_frame()]
@@ -245,12 +221,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             rewards = rewards.clamp(-1, 1)
         info = self._info()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            over = self._vec.pending_resets()
+            over = self._backend.pending_resets()
             # The CUDA backend does not wait to learn whether an episode ended: it always resets
             # the ended ones (a masked kernel) and always gives final_obs.
-            if self._vec.asynchronous or over.any():
+            if self._backend.asynchronous or over.any():
                 info["final_obs"] = self._observation()
-                self._vec.reset(over, True)
+                self._backend.reset(over, True)
                 self._pooled &= ~over
                 self._restart_stacks(over, self._observe_frame())
                 info.update(self._info())
@@ -259,36 +235,36 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
         """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
         no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
-        frames = self._vec.observe(False, no_pool, SCREEN_HEIGHT, SCREEN_WIDTH)
+        frames = self._backend.observe(False, no_pool, SCREEN_HEIGHT, SCREEN_WIDTH)
         if env_ids is not None:
             frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
         return frames.cpu().numpy()
 
     def get_ram(self) -> torch.Tensor:
         """The 128 RAM bytes of every environment, (N, 128) uint8."""
-        return self._vec.ram()
+        return self._backend.ram()
 
     def get_screens(self) -> torch.Tensor:
         """The current frames as ALE palette indices, (N, 210, 160) uint8 (ALE's getScreen)."""
-        return self._vec.screens()
+        return self._backend.screens()
 
     def get_states(self) -> torch.Tensor:
         """Every environment's whole state (machine and frame buffers), (N, state_size) uint8 on
         the env's device: restore any of them with set_states, here or in another env of the
         same game and backend build."""
-        return self._vec.get_states()
+        return self._backend.get_states()
 
     def set_ram(self, ram, env_ids: Sequence[int] | None = None) -> None:
         """Writes the 128 RAM bytes of `env_ids` (default: all), as ale-py's setRAM does byte by
         byte: `ram` is uint8, shape (len(env_ids), 128), a tensor or an array."""
         ids = self._env_ids(env_ids)
-        self._vec.set_ram(self._bytes_arg("ram", ram, (len(ids), 128)), ids)
+        self._backend.set_ram(self._bytes_arg("ram", ram, (len(ids), 128)), ids)
 
     def set_states(self, states, env_ids: Sequence[int] | None = None) -> None:
         """Restores states from get_states into `env_ids` (default: all): uint8, shape
         (len(env_ids), state_size), a tensor (any device) or an array."""
         ids = self._env_ids(env_ids)
-        self._vec.set_states(self._bytes_arg("states", states, (len(ids), _cpu.STATE_SIZE)), ids)
+        self._backend.set_states(self._bytes_arg("states", states, (len(ids), _cpu.STATE_SIZE)), ids)
 
     def states_from_ale(self, ale_states: Sequence) -> torch.Tensor:
         """States saved by ale-py 0.12.1 (`ALEInterface.cloneState()`: ALEState objects or their
@@ -316,10 +292,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         states = self._bytes_arg("states", states, (len(states), _cpu.STATE_SIZE))
         if len(states) == 0:
             raise ValueError("the reset pool needs at least one state")
-        self._vec.set_pool(states)
+        self._backend.set_pool(states)
 
     def close_extras(self, **kwargs) -> None:
-        self._vec = None
+        self._backend = None
 
     # ---- helpers -----------------------------------------------------------------------------
 
@@ -447,18 +423,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _observe_frame(self) -> torch.Tensor:
         if self.obs_type == "ram":
-            return self._vec.ram()
-        return self._vec.observe(self.grayscale, self._pooled, self.img_height, self.img_width)
+            return self._backend.ram()
+        return self._backend.observe(self.grayscale, self._pooled, self.img_height, self.img_width)
 
     def _info(self) -> dict:
-        info = self._vec.info()
+        info = self._backend.info()
         info["env_id"] = torch.arange(self.num_envs, device=self.device)
         return info
-
-
-def _repeat_threshold(p: float) -> int:
-    """A stored action changes when a 32-bit draw is >= this (as the CPU backend computes it)."""
-    return math.ceil(p * 4294967296.0)
 
 
 BACKENDS = ("cpu", "cuda")

@@ -5,9 +5,9 @@ they produce (the reset pool), as in the CuLE paper.
 """
 from __future__ import annotations
 
-from .games import Game
+from .games import ACTIONS, Game
 
-NOOP, FIRE, RIGHT, LEFT, DOWN, UPFIRE = 0, 1, 3, 4, 5, 10
+NOOP, FIRE, RIGHT, LEFT, DOWN, UPFIRE = (ACTIONS[a] for a in ("NOOP", "FIRE", "RIGHT", "LEFT", "DOWN", "UPFIRE"))
 SOFT_RESET_FRAMES = 4
 RESET_NOOP_FRAMES = 60
 

@@ -3,7 +3,7 @@ bank (or slice) it came from."""
 import pytest
 
 from cule import _cpu, _probes
-from cule.games import SCHEMES
+from cule.games import GAMES, SCHEMES
 
 
 def tagged_image(size: int, unit: int) -> bytes:
@@ -53,7 +53,11 @@ def test_fe_bank_follows_address_line_13():
 
 @pytest.mark.parametrize("scheme, size", [("F8", 4096), ("F6", 8192), ("E0", 16384)])
 def test_wrong_image_size_is_refused(scheme, size):
-    with pytest.raises(ValueError, match=f"got {size}"):
-        _cpu.GameSpec(rom=bytes(size), game=0, scheme=SCHEMES[scheme], ystart=34, hmove_blanks=True,
-                      left_paddles=False, right_paddles=False, swap_ports=False, swap_paddles=False,
-                      power_on_switches=0x3F)
+    game = next(g for g in GAMES.values() if g.scheme == scheme)
+    with pytest.raises(ValueError, match=f"ROM of scheme {scheme} must hold {game.rom_bytes} bytes, got {size}"):
+        _cpu.GameSpec(rom=bytes(size), game=game.index)
+
+
+def test_unknown_game_index_is_refused():
+    with pytest.raises(ValueError, match=r"game index out of range: 57 \(there are 57 games\)"):
+        _cpu.GameSpec(rom=bytes(2048), game=len(GAMES))

@@ -38,7 +38,7 @@ def device(request, monkeypatch):
 
 def cuda_env(game: str, num_envs: int, device: str, split_render: bool = True, **options) -> CuleEnv:
     env = CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", num_threads=1, **options)
-    env._vec.split_render = split_render
+    env._backend.split_render = split_render
     return env
 
 
@@ -91,7 +91,7 @@ class Run:
             assert_same_states(self.steps, self.gpu.get_states(), self.cpu.get_states())
         self.ends += int((b[2] | b[3]).sum())
         if self.split_render:
-            self.redone += int(self.gpu._vec.redone().sum())
+            self.redone += int(self.gpu._backend.redone().sum())
         return a, b
 
     def run(self, steps: int, state_every: int = 1):
@@ -109,7 +109,7 @@ def test_host_kernels_take_the_arguments_cupy_would():
         _cuda_host.cule_layout(1, 1, (out.data_ptr(),))
     with pytest.raises(TypeError, match="cule_layout takes 1 arguments, got 2"):
         _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()), np.int32(0)))
-    axes = torch.zeros(cuda.AREA_AXES_BYTES, dtype=torch.uint8)
+    axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8)
     with pytest.raises(TypeError, match="cule_area_axes: argument 1 must be a numpy int32, got int64 84"):
         _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(84), np.int32(84)))
     _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()),))

@@ -47,7 +47,7 @@ def test_steps_run_again_after_one_that_left_a_buffer_behind(game):
     fast = CuleEnv(game, num_envs=8, frameskip=4, num_threads=1)
     slow = CuleEnv(game, num_envs=8, frameskip=1, num_threads=1)
     pooled = CuleEnv(game, num_envs=1, frameskip=4, maxpool=True)
-    assert fast._vec._vec.last_frame_only and not pooled._vec._vec.last_frame_only
+    assert fast._backend._vec.last_frame_only and not pooled._backend._vec.last_frame_only
     fast.reset(seed=0)
     slow.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -63,7 +63,7 @@ def test_steps_run_again_after_one_that_left_a_buffer_behind(game):
         if step % 50 == 49:
             for i in playing.nonzero().flatten().tolist():
                 assert torch.equal(fast.get_states()[i], slow.get_states()[i]), f"step {step}, env {i}"
-    _, after_redraw = fast._vec._vec.rerun_stats()
+    _, after_redraw = fast._backend._vec.redo_stats()
     assert after_redraw > 0, "no step ran again after one that left a buffer behind: nothing was tested"
 
 
@@ -127,5 +127,5 @@ def test_a_step_run_again_first_redraws_the_buffer_left_behind():
         play(slow, 4)
         vec = after_first if k % 2 == 0 else after_second
         assert np.array_equal(vec.get_states(), slow.get_states()), f"step {k}"
-    assert after_first.rerun_stats() == (8, 0)    # every second step ran again, behind nothing
-    assert after_second.rerun_stats() == (0, 8)   # the same steps, each after redrawing
+    assert after_first.redo_stats() == (8, 0)    # every second step ran again, behind nothing
+    assert after_second.redo_stats() == (0, 8)   # the same steps, each after redrawing

@@ -1,6 +1,7 @@
 """cule's game catalogue against ale-py 0.12.1 itself: ROM md5 and size, minimal action set,
 modes, difficulties, lives after reset, and the v5 names gymnasium registers."""
 import hashlib
+from pathlib import Path
 
 import ale_py
 import gymnasium
@@ -8,6 +9,8 @@ import pytest
 from ale_py import roms
 
 from cule import _cpu
+from cule.env import make_console
+from cule.reset import ale_reset
 from cule.games import GAMES, get_game, list_games
 
 gymnasium.register_envs(ale_py)
@@ -17,6 +20,11 @@ ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
 def test_the_atari_57_in_kernel_order():
     assert len(GAMES) == 57 == _cpu.NUM_GAMES
     assert [g.index for g in sorted(GAMES.values(), key=lambda g: g.id)] == list(range(57))
+
+
+def test_every_game_header_is_in_the_list():
+    headers = sorted(p.stem for p in (Path(__file__).parents[1] / "kernels/ale/games").glob("*.h"))
+    assert headers == sorted(GAMES)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -32,7 +40,9 @@ def test_catalogue_matches_ale_py(game_id):
     assert set(game.minimal_actions) <= set(game.legal_actions)
     assert game.modes == tuple(int(m) for m in ale.getAvailableModes())
     assert game.difficulties == tuple(int(d) for d in ale.getAvailableDifficulties())
-    assert game.lives_at_start == ale.lives()
+    console, _ = make_console(game, data)
+    ale_reset(console, game, game.default_mode, game.default_difficulty)
+    assert console.lives == ale.lives()
 
     spec = gymnasium.spec(f"ALE/{game.name}-v5")
     assert spec.kwargs["game"] == game_id

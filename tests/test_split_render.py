@@ -17,7 +17,7 @@ def _play(game: str, steps: int, num_envs: int = 4, seed: int = 0, **options):
     for split in (False, True):
         env = CuleEnv(game, num_envs=num_envs, repeat_action_probability=0.25, noop_max=30, num_threads=1,
                       **options)
-        env._vec.split_render = split
+        env._backend.split_render = split
         env.reset(seed=seed)
         envs.append(env)
     direct, split = envs
@@ -28,7 +28,7 @@ def _play(game: str, steps: int, num_envs: int = 4, seed: int = 0, **options):
         for name, x, y in zip(("obs", "reward", "terminated", "truncated"), a, b):
             assert torch.equal(x, y), f"{game}: {name} differs at step {t}"
         assert torch.equal(direct.get_states(), split.get_states()), f"{game}: machine states differ at step {t}"
-    return split._vec.render_stats()
+    return split._backend.render_stats()
 
 
 @pytest.mark.parametrize("game", list_games())

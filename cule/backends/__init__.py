@@ -1,6 +1,10 @@
 """The two engines behind CuleEnv, with one interface: per-environment state lives on the
 backend's device, and every call takes and returns torch tensors there. (The CUDA backend's
-kernels run on a GPU, or on the host for testing: cuda.py.)
+kernels run on a GPU, or on the host for testing: cuda.py.) Both are built from the game, its
+ROM, the reset pool (states as get_states gives them) and the StepSettings, then what runs them:
+
+    CpuBackend(game, rom, pool, settings, num_threads, maxpool)
+    CudaBackend(game, rom, pool, settings, kernels)   kernels: GpuKernels or HostKernels
 
     seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
     reset(mask, same_console)     new episodes from the reset pool in the masked envs
@@ -15,8 +19,29 @@ kernels run on a GPU, or on the host for testing: cuda.py.)
 
 Every returned tensor is fresh: a backend never writes into a tensor it has handed out.
 """
-SCREEN_HEIGHT, SCREEN_WIDTH = 210, 160   # ALE's frame
+from dataclasses import dataclass
+
+from .. import _cpu
+
+SCREEN_HEIGHT, SCREEN_WIDTH = _cpu.SCREEN_HEIGHT, _cpu.SCREEN_WIDTH   # ALE's frame
+
+
+@dataclass(frozen=True)
+class StepSettings:
+    """What every step of a backend does (the kernels' StepConfig, kernels/env/env.h)."""
+
+    num_envs: int
+    frameskip: int
+    repeat_action_probability: float
+    max_episode_frames: int            # frames before truncation; 0: none
+    legal_actions: tuple[int, ...]     # ALE plays these; the others as NOOP
+    episodic_life: bool
+    life_loss_info: bool
+
+    @property
+    def legal_action_mask(self) -> int:
+        return sum(1 << a for a in self.legal_actions)
 
 from .cpu import CpuBackend  # noqa: E402  (after the constants it imports)
 
-__all__ = ["CpuBackend"]
+__all__ = ["CpuBackend", "StepSettings"]

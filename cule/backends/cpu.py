@@ -5,19 +5,21 @@ import numpy as np
 import torch
 
 from .. import _cpu
-from . import SCREEN_HEIGHT, SCREEN_WIDTH
+from ..games import Game
+from . import SCREEN_HEIGHT, SCREEN_WIDTH, StepSettings
 
 
 class CpuBackend:
     device = torch.device("cpu")
     asynchronous = False   # every call's results are on the host when it returns
 
-    def __init__(self, spec: "_cpu.GameSpec", pool: np.ndarray, num_envs: int, frameskip: int,
-                 repeat_action_probability: float, max_episode_frames: int, legal_actions: int,
-                 episodic_life: bool, life_loss_info: bool, num_threads: int, maxpool: bool = True):
-        self.num_envs = num_envs
-        self._vec = _cpu.VecEnv(spec, num_envs, frameskip, repeat_action_probability, max_episode_frames,
-                                legal_actions, episodic_life, life_loss_info, num_threads)
+    def __init__(self, game: Game, rom: bytes, pool: np.ndarray, settings: StepSettings, num_threads: int,
+                 maxpool: bool = True):
+        self.num_envs = settings.num_envs
+        s = settings
+        self._vec = _cpu.VecEnv(_cpu.GameSpec(rom, game.index), s.num_envs, s.frameskip,
+                                s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
+                                s.episodic_life, s.life_loss_info, num_threads)
         self._vec.set_pool(pool)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
         # something needs it: kernels/env/env.h, LastStep).

@@ -25,14 +25,14 @@ import torch
 
 from .. import _cpu
 from ..nvrtc import CUDA_ENTRY, KERNELS
-from . import SCREEN_HEIGHT, SCREEN_WIDTH
+from ..games import Game
+from . import SCREEN_HEIGHT, SCREEN_WIDTH, StepSettings
 
 SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
-TIA_LOG_FRAMES = 2     # frames a step shows, each replayed by a thread (kernels/atari/tia_log.h)
-AREA_AXES_BYTES = 16384   # room for the two AreaAxis of kernels/env/resize.h (4,208 bytes each)
+TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_render", "cule_redo", "cule_reset", "cule_observe",
                 "cule_area_axes", "cule_layout")
 
@@ -154,13 +154,12 @@ class HostKernels:
 
 
 class CudaBackend:
-    def __init__(self, kernels: GpuKernels | HostKernels, game_index: int, wiring: int, rom: bytes,
-                 pool: np.ndarray, num_envs: int, frameskip: int, repeat_threshold: int, max_episode_frames: int,
-                 legal_actions: int, episodic_life: bool, life_loss_info: bool):
+    def __init__(self, game: Game, rom: bytes, pool: np.ndarray, settings: StepSettings,
+                 kernels: GpuKernels | HostKernels):
         self._kernels = kernels
         self.device = kernels.device
         self.asynchronous = kernels.asynchronous
-        self.num_envs = n = num_envs
+        self.num_envs = n = settings.num_envs
         self._layout = self._check_layout()
         machine = self._layout["machine"]
 
@@ -171,9 +170,11 @@ class CudaBackend:
         self._rng = torch.zeros((n, 2), dtype=torch.int64, device=self.device)   # EnvRng: key, counter
         self._needs_reset = torch.zeros(n, dtype=torch.uint8, device=self.device)
         self._axes: dict[tuple[int, int], torch.Tensor] = {}
-        flags = int(episodic_life) | int(life_loss_info) << 1
-        self._config = (np.int32(game_index), np.uint32(wiring), np.int32(frameskip), np.uint64(repeat_threshold),
-                        np.int32(max_episode_frames), np.uint32(legal_actions), np.int32(flags))
+        s = settings
+        flags = int(s.episodic_life) | int(s.life_loss_info) << 1
+        self._config = (np.int32(game.index), np.uint32(game.wiring), np.int32(s.frameskip),
+                        np.uint64(_cpu.repeat_threshold(s.repeat_action_probability)),
+                        np.int32(s.max_episode_frames), np.uint32(s.legal_action_mask), np.int32(flags))
         # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
@@ -284,7 +285,7 @@ class CudaBackend:
     def _area_axes(self, height: int, width: int) -> torch.Tensor:
         key = (height, width)
         if key not in self._axes:
-            axes = torch.zeros(AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
+            axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
             self._launch("cule_area_axes", 1, 1, axes, np.int32(height), np.int32(width))
             self._axes[key] = axes
         return self._axes[key]

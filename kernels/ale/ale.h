@@ -8,13 +8,6 @@
 
 namespace cule {
 
-// ALE action ids 0..17; RESET is ALE's console reset action.
-enum : u8 {
-    NOOP = 0, FIRE = 1, UP = 2, RIGHT = 3, LEFT = 4, DOWN = 5, UPRIGHT = 6, UPLEFT = 7, DOWNRIGHT = 8,
-    DOWNLEFT = 9, UPFIRE = 10, RIGHTFIRE = 11, LEFTFIRE = 12, DOWNFIRE = 13, UPRIGHTFIRE = 14,
-    UPLEFTFIRE = 15, DOWNRIGHTFIRE = 16, DOWNLEFTFIRE = 17, NUM_ACTIONS = 18,
-};
-
 // Joystick lines an action holds: bit 0 up, 1 down, 2 left, 3 right, 4 fire.
 CULE_CONST const u8 ACTION_LINES[NUM_ACTIONS] = {0x00, 0x10, 0x01, 0x08, 0x04, 0x02, 0x09, 0x05, 0x0A,
                                                  0x06, 0x11, 0x18, 0x14, 0x12, 0x19, 0x15, 0x1A, 0x16};
@@ -33,6 +26,22 @@ struct Wiring {
     u8 swap_ports, swap_paddles;
     u8 power_on_switches;             // SWCHB before ALE first sets the difficulty switches
 };
+
+template <typename Game>
+constexpr Wiring wiring_of() {
+    // COLOR, both difficulty switches at B, SELECT and RESET up; bits 6 and 7 put them at A.
+    u8 switches = 0x3F | (Game::power_on_difficulty_a[0] ? 0x40 : 0) | (Game::power_on_difficulty_a[1] ? 0x80 : 0);
+    return Wiring{Game::left == PADDLES, Game::right == PADDLES, Game::swap_ports, Game::swap_paddles, switches};
+}
+
+// The wiring as one word, as the CUDA kernels take it: four flag bits, the switches in bits 8-15.
+CULE_HD u32 pack_wiring(const Wiring& w) {
+    return (u32)w.left_paddles | (u32)w.right_paddles << 1 | (u32)w.swap_ports << 2 | (u32)w.swap_paddles << 3 |
+           (u32)w.power_on_switches << 8;
+}
+CULE_HD Wiring unpack_wiring(u32 word) {
+    return Wiring{(u8)(word & 1), (u8)(word >> 1 & 1), (u8)(word >> 2 & 1), (u8)(word >> 3 & 1), (u8)(word >> 8)};
+}
 
 struct Machine {
     Console console;

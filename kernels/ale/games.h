@@ -1,11 +1,13 @@
-// Per-game settings, run after every emulated frame (ALE's RomSettings::step): the score, and
-// from it the reward, plus the terminal flag and the lives counter, all read from RAM. They
-// run inside the kernels because the GPU computes rewards itself. Each game has its own
-// header in games/, one struct with `reset` and `step`.
+// The games, each one header in games/ with ALE's settings for it (game_settings.h) and its
+// rules, run after every emulated frame (ALE's RomSettings::step): the score, and from it the
+// reward, plus the terminal flag and the lives counter, all read from RAM. The rules run inside
+// the kernels because the GPU computes rewards itself.
 //
-// Games are the Atari-57, in the order of the catalogue (cule/games.py).
+// Adding a game: its header, its #include below and its row in CULE_FOR_EACH_GAME. The row's
+// position is the game's id in the kernels; cule/games.py reads everything else from the header.
 #pragma once
 #include "types.h"
+#include "ale/game_settings.h"
 #include "ale/game_state.h"
 #include "ale/games/alien.h"
 #include "ale/games/amidar.h"
@@ -67,126 +69,72 @@
 
 namespace cule {
 
+// X(ALE's id, settings struct, named as gymnasium's v5 environments are) for every game.
+#define CULE_FOR_EACH_GAME(X) \
+    X(alien, Alien) \
+    X(amidar, Amidar) \
+    X(assault, Assault) \
+    X(asterix, Asterix) \
+    X(asteroids, Asteroids) \
+    X(atlantis, Atlantis) \
+    X(bank_heist, BankHeist) \
+    X(battle_zone, BattleZone) \
+    X(beam_rider, BeamRider) \
+    X(berzerk, Berzerk) \
+    X(bowling, Bowling) \
+    X(boxing, Boxing) \
+    X(breakout, Breakout) \
+    X(centipede, Centipede) \
+    X(chopper_command, ChopperCommand) \
+    X(crazy_climber, CrazyClimber) \
+    X(defender, Defender) \
+    X(demon_attack, DemonAttack) \
+    X(double_dunk, DoubleDunk) \
+    X(enduro, Enduro) \
+    X(fishing_derby, FishingDerby) \
+    X(freeway, Freeway) \
+    X(frostbite, Frostbite) \
+    X(gopher, Gopher) \
+    X(gravitar, Gravitar) \
+    X(hero, Hero) \
+    X(ice_hockey, IceHockey) \
+    X(jamesbond, Jamesbond) \
+    X(kangaroo, Kangaroo) \
+    X(krull, Krull) \
+    X(kung_fu_master, KungFuMaster) \
+    X(montezuma_revenge, MontezumaRevenge) \
+    X(ms_pacman, MsPacman) \
+    X(name_this_game, NameThisGame) \
+    X(phoenix, Phoenix) \
+    X(pitfall, Pitfall) \
+    X(pong, Pong) \
+    X(private_eye, PrivateEye) \
+    X(qbert, Qbert) \
+    X(riverraid, Riverraid) \
+    X(road_runner, RoadRunner) \
+    X(robotank, Robotank) \
+    X(seaquest, Seaquest) \
+    X(skiing, Skiing) \
+    X(solaris, Solaris) \
+    X(space_invaders, SpaceInvaders) \
+    X(star_gunner, StarGunner) \
+    X(surround, Surround) \
+    X(tennis, Tennis) \
+    X(time_pilot, TimePilot) \
+    X(tutankham, Tutankham) \
+    X(up_n_down, UpNDown) \
+    X(venture, Venture) \
+    X(video_pinball, VideoPinball) \
+    X(wizard_of_wor, WizardOfWor) \
+    X(yars_revenge, YarsRevenge) \
+    X(zaxxon, Zaxxon)
+
 enum GameId {
-    GAME_ALIEN = 0,
-    GAME_AMIDAR,
-    GAME_ASSAULT,
-    GAME_ASTERIX,
-    GAME_ASTEROIDS,
-    GAME_ATLANTIS,
-    GAME_BANK_HEIST,
-    GAME_BATTLE_ZONE,
-    GAME_BEAM_RIDER,
-    GAME_BERZERK,
-    GAME_BOWLING,
-    GAME_BOXING,
-    GAME_BREAKOUT,
-    GAME_CENTIPEDE,
-    GAME_CHOPPER_COMMAND,
-    GAME_CRAZY_CLIMBER,
-    GAME_DEFENDER,
-    GAME_DEMON_ATTACK,
-    GAME_DOUBLE_DUNK,
-    GAME_ENDURO,
-    GAME_FISHING_DERBY,
-    GAME_FREEWAY,
-    GAME_FROSTBITE,
-    GAME_GOPHER,
-    GAME_GRAVITAR,
-    GAME_HERO,
-    GAME_ICE_HOCKEY,
-    GAME_JAMESBOND,
-    GAME_KANGAROO,
-    GAME_KRULL,
-    GAME_KUNG_FU_MASTER,
-    GAME_MONTEZUMA_REVENGE,
-    GAME_MS_PACMAN,
-    GAME_NAME_THIS_GAME,
-    GAME_PHOENIX,
-    GAME_PITFALL,
-    GAME_PONG,
-    GAME_PRIVATE_EYE,
-    GAME_QBERT,
-    GAME_RIVERRAID,
-    GAME_ROAD_RUNNER,
-    GAME_ROBOTANK,
-    GAME_SEAQUEST,
-    GAME_SKIING,
-    GAME_SOLARIS,
-    GAME_SPACE_INVADERS,
-    GAME_STAR_GUNNER,
-    GAME_SURROUND,
-    GAME_TENNIS,
-    GAME_TIME_PILOT,
-    GAME_TUTANKHAM,
-    GAME_UP_N_DOWN,
-    GAME_VENTURE,
-    GAME_VIDEO_PINBALL,
-    GAME_WIZARD_OF_WOR,
-    GAME_YARS_REVENGE,
-    GAME_ZAXXON,
+#define X(id, Game) GAME_##id,
+    CULE_FOR_EACH_GAME(X)
+#undef X
     NUM_GAMES
 };
-
-// X(GAME_ID suffix, settings struct) for every game, in GameId order.
-#define CULE_FOR_EACH_GAME(X) \
-    X(ALIEN, Alien) \
-    X(AMIDAR, Amidar) \
-    X(ASSAULT, Assault) \
-    X(ASTERIX, Asterix) \
-    X(ASTEROIDS, Asteroids) \
-    X(ATLANTIS, Atlantis) \
-    X(BANK_HEIST, BankHeist) \
-    X(BATTLE_ZONE, BattleZone) \
-    X(BEAM_RIDER, BeamRider) \
-    X(BERZERK, Berzerk) \
-    X(BOWLING, Bowling) \
-    X(BOXING, Boxing) \
-    X(BREAKOUT, Breakout) \
-    X(CENTIPEDE, Centipede) \
-    X(CHOPPER_COMMAND, ChopperCommand) \
-    X(CRAZY_CLIMBER, CrazyClimber) \
-    X(DEFENDER, Defender) \
-    X(DEMON_ATTACK, DemonAttack) \
-    X(DOUBLE_DUNK, DoubleDunk) \
-    X(ENDURO, Enduro) \
-    X(FISHING_DERBY, FishingDerby) \
-    X(FREEWAY, Freeway) \
-    X(FROSTBITE, Frostbite) \
-    X(GOPHER, Gopher) \
-    X(GRAVITAR, Gravitar) \
-    X(HERO, Hero) \
-    X(ICE_HOCKEY, IceHockey) \
-    X(JAMESBOND, Jamesbond) \
-    X(KANGAROO, Kangaroo) \
-    X(KRULL, Krull) \
-    X(KUNG_FU_MASTER, KungFuMaster) \
-    X(MONTEZUMA_REVENGE, MontezumaRevenge) \
-    X(MS_PACMAN, MsPacman) \
-    X(NAME_THIS_GAME, NameThisGame) \
-    X(PHOENIX, Phoenix) \
-    X(PITFALL, Pitfall) \
-    X(PONG, Pong) \
-    X(PRIVATE_EYE, PrivateEye) \
-    X(QBERT, Qbert) \
-    X(RIVERRAID, Riverraid) \
-    X(ROAD_RUNNER, RoadRunner) \
-    X(ROBOTANK, Robotank) \
-    X(SEAQUEST, Seaquest) \
-    X(SKIING, Skiing) \
-    X(SOLARIS, Solaris) \
-    X(SPACE_INVADERS, SpaceInvaders) \
-    X(STAR_GUNNER, StarGunner) \
-    X(SURROUND, Surround) \
-    X(TENNIS, Tennis) \
-    X(TIME_PILOT, TimePilot) \
-    X(TUTANKHAM, Tutankham) \
-    X(UP_N_DOWN, UpNDown) \
-    X(VENTURE, Venture) \
-    X(VIDEO_PINBALL, VideoPinball) \
-    X(WIZARD_OF_WOR, WizardOfWor) \
-    X(YARS_REVENGE, YarsRevenge) \
-    X(ZAXXON, Zaxxon)
 
 // ALE's RomSettings::reset.
 CULE_HD void game_reset(int game, GameState& g) {
@@ -195,7 +143,7 @@ CULE_HD void game_reset(int game, GameState& g) {
     g.flags[0] = g.flags[1] = g.flags[2] = 0;
     g.memory[0] = g.memory[1] = 0;
     switch (game) {
-#define X(ID, S) case GAME_##ID: S::reset(g); break;
+#define X(id, Game) case GAME_##id: Game::reset(g); break;
         CULE_FOR_EACH_GAME(X)
 #undef X
         default: break;
@@ -206,7 +154,7 @@ CULE_HD void game_reset(int game, GameState& g) {
 CULE_HD void game_step(int game, const u8* ram, GameState& g) {
     g.reward = 0;
     switch (game) {
-#define X(ID, S) case GAME_##ID: S::step(ram, g); break;
+#define X(id, Game) case GAME_##id: Game::step(ram, g); break;
         CULE_FOR_EACH_GAME(X)
 #undef X
         default: break;

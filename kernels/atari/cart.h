@@ -17,6 +17,10 @@ enum CartScheme : u8 {
     NUM_CART_SCHEMES
 };
 
+// Host facts of each scheme: its name (Stella's) and the ROM size it takes.
+constexpr const char* CART_SCHEME_NAMES[NUM_CART_SCHEMES] = {"2K", "4K", "F8", "F6", "E0", "FE"};
+constexpr u32 CART_ROM_BYTES[NUM_CART_SCHEMES] = {2048, 4096, 8192, 16384, 8192, 8192};
+
 struct Cart {
     u8 scheme;
     // F8, F6: bank[0] is the 4 KiB bank. E0: bank[i] is the 1 KiB slice in segment i.

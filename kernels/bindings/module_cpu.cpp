@@ -18,6 +18,7 @@
 #include "env/env.h"
 #include "ale/mt19937.h"
 #include "env/observe.h"
+#include "bindings/catalogue.h"
 
 namespace py = pybind11;
 using namespace cule;
@@ -36,23 +37,21 @@ struct GameSpec {
     u8 scheme, ystart, hmove_blanks;
 };
 
-GameSpec make_spec(py::bytes rom, i32 game, u8 scheme, u8 ystart, bool hmove_blanks, bool left_paddles,
-                   bool right_paddles, bool swap_ports, bool swap_paddles, u8 power_on_switches) {
+GameSpec make_spec(py::bytes rom, i32 game) {
+    GameFacts facts = game_facts(game);
     GameSpec s;
     std::string r = rom;
     s.rom.assign(r.begin(), r.end());
-    if (game < 0 || game >= NUM_GAMES) throw std::invalid_argument("game index out of range: " + std::to_string(game));
-    s.game = game;
     // The cartridge code indexes the image by its scheme's size: refuse any other size.
-    const size_t sizes[NUM_CART_SCHEMES] = {2048, 4096, 8192, 16384, 8192, 8192};
-    if (scheme >= NUM_CART_SCHEMES) throw std::invalid_argument("unknown cartridge scheme " + std::to_string(scheme));
-    if (s.rom.size() != sizes[scheme])
-        throw std::invalid_argument("a ROM of scheme " + std::to_string(scheme) + " must hold " +
-                                    std::to_string(sizes[scheme]) + " bytes, got " + std::to_string(s.rom.size()));
-    s.scheme = scheme;
-    s.ystart = ystart;
-    s.hmove_blanks = hmove_blanks;
-    s.wiring = Wiring{(u8)left_paddles, (u8)right_paddles, (u8)swap_ports, (u8)swap_paddles, power_on_switches};
+    if (s.rom.size() != CART_ROM_BYTES[facts.scheme])
+        throw std::invalid_argument("a ROM of scheme " + std::string(CART_SCHEME_NAMES[facts.scheme]) + " must hold " +
+                                    std::to_string(CART_ROM_BYTES[facts.scheme]) + " bytes, got " +
+                                    std::to_string(s.rom.size()));
+    s.game = game;
+    s.scheme = facts.scheme;
+    s.ystart = facts.ystart;
+    s.hmove_blanks = facts.hmove_blanks;
+    s.wiring = facts.wiring;
     return s;
 }
 
@@ -172,8 +171,7 @@ class VecEnv {
         cfg_.game = spec_.game;
         cfg_.wiring = spec_.wiring;
         cfg_.frameskip = frameskip;
-        cfg_.repeat_threshold = (u64)(repeat_action_probability * 4294967296.0);
-        if ((double)cfg_.repeat_threshold < repeat_action_probability * 4294967296.0) cfg_.repeat_threshold += 1;
+        cfg_.repeat_threshold = repeat_threshold(repeat_action_probability);
         cfg_.max_episode_frames = max_episode_frames;
         cfg_.legal_actions = legal_actions;
         cfg_.pool_size = 0;
@@ -237,7 +235,7 @@ class VecEnv {
         for (i32 i = 0; i < n_; ++i) {
             StepResult s;
             if (split_render_) {   // the GPU's two passes, one env at a time
-                catch_up(i);   // a step run again draws over both buffers as they were
+                draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[omp_get_thread_num()];
                 s = env_step_logged(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(),
                                     pool_screens_.data(), spec_.rom.data(), cfg_, a[i], job);
@@ -247,9 +245,9 @@ class VecEnv {
                 bool behind = last_frame_only() && last_[i].buffer_behind;
                 s = env_step(machines_[i], screen(i), rng_[i], needs_reset_[i], pool_.data(), pool_screens_.data(),
                              spec_.rom.data(), cfg_, a[i], last_frame_only() ? &last_[i] : nullptr);
-                if (s.ran_again) {
+                if (s.redone) {
 #pragma omp atomic
-                    ran_again_[behind] += 1;
+                    redone_[behind] += 1;
                 }
             }
             r[i] = s.reward;
@@ -272,7 +270,7 @@ class VecEnv {
 
     // Steps of the direct path run again from their start, drawing every frame: (those that
     // found both buffers current, those that first redrew the buffer left behind).
-    py::tuple rerun_stats() const { return py::make_tuple(ran_again_[0], ran_again_[1]); }
+    py::tuple redo_stats() const { return py::make_tuple(redone_[0], redone_[1]); }
 
     // Current frames as palette indices, shape (N, 210, 160).
     void screens(py::array_t<u8, py::array::c_style>& out) const {
@@ -303,7 +301,7 @@ class VecEnv {
         py::gil_scoped_release release;
 #pragma omp parallel for num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
-            if (pool[i]) catch_up(i);
+            if (pool[i]) draw_left_behind(i);
             u8* dst = o + (size_t)i * frame_bytes;
             if (!resize) {   // observe_element's first case, unrolled
                 const Console& c = machines_[i].console;
@@ -346,7 +344,7 @@ class VecEnv {
     Bytes get_states() {
         Bytes out({(py::ssize_t)n_, (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)});
         for (i32 i = 0; i < n_; ++i) {
-            catch_up(i);
+            draw_left_behind(i);
             u8* o = out.mutable_data(i, 0);
             std::memcpy(o, &machines_[i], sizeof(Machine));
             std::memcpy(o + sizeof(Machine), screen(i), SCREEN_BYTES);
@@ -389,7 +387,7 @@ class VecEnv {
     // a max-pooled observation, a step run again from its start.
     bool last_frame_only() const { return !last_.empty(); }
     void set_last_frame_only(bool on) {
-        for (i32 i = 0; i < (i32)last_.size(); ++i) catch_up(i);
+        for (i32 i = 0; i < (i32)last_.size(); ++i) draw_left_behind(i);
         last_.assign(on ? (size_t)n_ : 0, LastStep{});
     }
 
@@ -397,7 +395,7 @@ class VecEnv {
     u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
     const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
     // Both frame buffers of env i as ALE's: the one a step left behind drawn.
-    void catch_up(i32 i) {
+    void draw_left_behind(i32 i) {
         if (last_frame_only()) redraw_behind_buffer(last_[i], screen(i), spec_.rom.data(), cfg_);
     }
     void check_length(py::ssize_t n, const char* what) const {
@@ -419,7 +417,7 @@ class VecEnv {
     // CUDA backend's way, here to check it against the direct one.
     bool split_render_ = false;
     std::vector<LastStep> last_;   // one per env where steps draw only their last frame
-    u64 ran_again_[2] = {0, 0};
+    u64 redone_[2] = {0, 0};
     struct RenderStats {
         u64 replayed = 0, redone = 0, most_events = 0;
         void count(const RenderJob& job) {
@@ -565,11 +563,18 @@ PYBIND11_MODULE(_cpu, m) {
     m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
     m.attr("STATE_SIZE") = sizeof(Machine) + SCREEN_BYTES;
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
+    m.attr("SCREEN_HEIGHT") = (int)SCREEN_HEIGHT;
+    m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
+    m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
+    m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
+    m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
+    m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
+    m.attr("CART_SCHEME_NAMES") =
+        py::tuple(py::cast(std::vector<std::string>(CART_SCHEME_NAMES, CART_SCHEME_NAMES + NUM_CART_SCHEMES)));
+    m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
 
     py::class_<GameSpec>(m, "GameSpec")
-        .def(py::init(&make_spec), py::arg("rom"), py::arg("game"), py::arg("scheme"), py::arg("ystart"),
-             py::arg("hmove_blanks"), py::arg("left_paddles"), py::arg("right_paddles"), py::arg("swap_ports"),
-             py::arg("swap_paddles"), py::arg("power_on_switches"));
+        .def(py::init(&make_spec), py::arg("rom"), py::arg("game"));
 
     py::class_<Console1>(m, "Console")
         .def(py::init<GameSpec>())
@@ -614,7 +619,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def_property("split_render", &VecEnv::split_render, &VecEnv::set_split_render)
         .def_property("last_frame_only", &VecEnv::last_frame_only, &VecEnv::set_last_frame_only)
         .def("render_stats", &VecEnv::render_stats)
-        .def("rerun_stats", &VecEnv::rerun_stats)
+        .def("redo_stats", &VecEnv::redo_stats)
         .def_property_readonly("num_envs", &VecEnv::num_envs);
 
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));

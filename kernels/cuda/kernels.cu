@@ -7,7 +7,9 @@
 
 using namespace cule;
 
-// Scalars rather than a StepConfig by value: CuPy passes numpy scalars, not C structs.
+// The step's settings as scalars. CuPy could pass the StepConfig itself (a numpy structured scalar
+// of the same layout); scalars keep each argument's width checked against its parameter by the
+// host launcher (kernels/bindings/module_cuda_host.cpp), which checks no struct layout yet.
 #define CULE_CONFIG_PARAMS \
     i32 game, u32 wiring, i32 frameskip, u64 repeat_threshold, i32 max_episode_frames, u32 legal_actions, i32 flags
 #define CULE_CONFIG_ARGS game, wiring, frameskip, repeat_threshold, max_episode_frames, legal_actions, flags
@@ -19,8 +21,7 @@ __device__ StepConfig step_config(u32 pool_size, CULE_CONFIG_PARAMS) {
 #else
     cfg.game = game;
 #endif
-    cfg.wiring = Wiring{(u8)(wiring & 1), (u8)(wiring >> 1 & 1), (u8)(wiring >> 2 & 1), (u8)(wiring >> 3 & 1),
-                        (u8)(wiring >> 8)};
+    cfg.wiring = unpack_wiring(wiring);
     cfg.frameskip = frameskip;
     cfg.repeat_threshold = repeat_threshold;
     cfg.max_episode_frames = max_episode_frames;

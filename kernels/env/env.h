@@ -40,7 +40,7 @@ struct StepConfig {
 struct StepResult {
     i32 reward;
     u8 terminated, truncated;
-    u8 ran_again;   // the step ran again from its start, drawing every frame
+    u8 redone;   // the step ran again from its start, drawing every frame
 };
 
 CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
@@ -66,6 +66,13 @@ CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, con
     u32 k = pool_size > 1 ? rng_u32(rng) % pool_size : 0;
     load_pool_state(m, screen, pool, pool_screens, k, same_console);
     needs_reset = 0;
+}
+
+// The threshold for a repeat probability p: ceil(p * 2^32), so that p = 0 never repeats and a
+// draw repeats with probability p as ALE's does. Host only: the backends compute it once.
+inline u64 repeat_threshold(double p) {
+    u64 threshold = (u64)(p * 4294967296.0);
+    return (double)threshold < p * 4294967296.0 ? threshold + 1 : threshold;
 }
 
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
@@ -130,8 +137,8 @@ struct LastStep {
 
 // Runs a step again from its start for its pixels, drawing from frame `draw_from`; the machine
 // it reaches is dropped (the step's own run already reached it).
-CULE_HD void draw_step_again(const Machine& start, const EnvRng& start_rng, u8 action, i32 draw_from, u8* screen,
-                             const u8* rom, const StepConfig& cfg) {
+CULE_HD void redo_step(const Machine& start, const EnvRng& start_rng, u8 action, i32 draw_from, u8* screen,
+                       const u8* rom, const StepConfig& cfg) {
     Machine m = start;
     EnvRng rng = start_rng;
     bool life_lost, exact;
@@ -142,7 +149,7 @@ CULE_HD void draw_step_again(const Machine& start, const EnvRng& start_rng, u8 a
 // last two frames were whole, so drawing them from its start rewrites every pixel of both.
 CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, const StepConfig& cfg) {
     if (!last.buffer_behind) return;
-    draw_step_again(last.start, last.start_rng, last.action, cfg.frameskip - 2, screen, rom, cfg);
+    redo_step(last.start, last.start_rng, last.action, cfg.frameskip - 2, screen, rom, cfg);
     last.buffer_behind = 0;
 }
 
@@ -176,7 +183,7 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
     }
     if (!exact) {
         out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
-        out.ran_again = first > 0;
+        out.redone = first > 0;
         if (last) last->buffer_behind = 0;
     }
     finish_step(m, cfg, life_lost, out, needs_reset);
@@ -222,7 +229,7 @@ CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& need
 // A step the log cannot draw, run again from its start drawing every frame (the machine it
 // reaches is the state-update pass's).
 CULE_HD void redo_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
-    draw_step_again(job.start, job.start_rng, job.action, 0, screen, rom, cfg);
+    redo_step(job.start, job.start_rng, job.action, 0, screen, rom, cfg);
 }
 
 // The render pass of one environment's step (the GPU runs its two halves as two kernels).

@@ -2,11 +2,16 @@
 // as a bar of tally marks ($A: 3, $8: 2, else 1); the game ends with none left once the logo
 // timer $9E runs.
 #pragma once
+#include "ale/game_settings.h"
 #include "ale/game_state.h"
 
 namespace cule {
 
-struct Pitfall {
+struct Pitfall : GameSettings {
+    static constexpr const char* md5 = "3e90cf23106f2e08b2781e41299de556";
+    static constexpr CartScheme scheme = CART_4K;
+    static constexpr List starting_actions = list(UP);
+
     CULE_HD static void reset(GameState& g) { g.score = 2000; g.lives = 3; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         g.set_score(decimal_score(ram, 0xD7, 0xD6, 0xD5));

@@ -2,11 +2,18 @@
 // digit * 8; $C0 is the lives byte: $58 at the start, $59 on the last life, else 8 per life. The
 // game ends when it drops from $59 to $58.
 #pragma once
+#include "ale/game_settings.h"
 #include "ale/game_state.h"
 
 namespace cule {
 
-struct Riverraid {
+struct Riverraid : GameSettings {
+    static constexpr const char* md5 = "393948436d1f4cc3192410bb918f9724";
+    static constexpr CartScheme scheme = CART_4K;
+    static constexpr List difficulties = list(0, 1);
+    static constexpr const char* ale_saved = "reward score terminal? lives_byte";
+    static constexpr const char* ale_kept = "memory0=lives_byte";
+
     CULE_HD static void reset(GameState& g) { g.memory[0] = 0x58; }
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 score = 0;

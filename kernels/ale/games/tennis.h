@@ -2,11 +2,21 @@
 // their games in the set; the reward is the change of the games difference, or else of the points
 // difference. The set ends at 6 games with a lead of 2, or at 7. ALE reports no lives.
 #pragma once
+#include "ale/game_settings.h"
 #include "ale/game_state.h"
 
 namespace cule {
 
-struct Tennis {
+struct Tennis : GameSettings {
+    static constexpr const char* md5 = "42cdd6a9e42a3639e190722b8ea3fc51";
+    static constexpr CartScheme scheme = CART_2K;
+    static constexpr List modes = list(0, 2);
+    static constexpr List difficulties = list(0, 1, 2, 3);
+    static constexpr ModeSelect mode_select = ModeSelect::ram(0x80, 2);
+    static constexpr const char* ale_saved = "reward terminal? prev_delta_points prev_delta_score";
+    // memory[0], memory[1]: the differences of games and of points at the last frame.
+    static constexpr const char* ale_kept = "memory0=prev_delta_points memory1=prev_delta_score";
+
     CULE_HD static void reset(GameState&) {}
     CULE_HD static void step(const u8* ram, GameState& g) {
         i32 my_games = ram[0x47], their_games = ram[0x48];

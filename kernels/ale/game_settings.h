@@ -1,0 +1,81 @@
+// What ALE knows of a game besides its rules: Stella's properties for the cartridge (scheme,
+// controllers, first visible line) and ALE's RomSettings (actions, modes, difficulties, how a
+// mode is selected, what starts a game, what a saved state holds). Each game's header declares
+// them as static constexpr members over GameSettings, which holds the usual values, so a game
+// states only where it differs. They are host facts: the kernels never read them, the CPU module
+// exports them (cule._cpu.game_catalogue) and cule/games.py builds the catalogue from them.
+#pragma once
+#include "types.h"
+#include "atari/cart.h"
+
+namespace cule {
+
+// ALE action ids 0..17.
+enum : u8 {
+    NOOP = 0, FIRE = 1, UP = 2, RIGHT = 3, LEFT = 4, DOWN = 5, UPRIGHT = 6, UPLEFT = 7, DOWNRIGHT = 8,
+    DOWNLEFT = 9, UPFIRE = 10, RIGHTFIRE = 11, LEFTFIRE = 12, DOWNFIRE = 13, UPRIGHTFIRE = 14,
+    UPLEFTFIRE = 15, DOWNRIGHTFIRE = 16, DOWNLEFTFIRE = 17, NUM_ACTIONS = 18,
+};
+constexpr const char* ACTION_NAMES[NUM_ACTIONS] = {
+    "NOOP", "FIRE", "UP", "RIGHT", "LEFT", "DOWN", "UPRIGHT", "UPLEFT", "DOWNRIGHT", "DOWNLEFT", "UPFIRE",
+    "RIGHTFIRE", "LEFTFIRE", "DOWNFIRE", "UPRIGHTFIRE", "UPLEFTFIRE", "DOWNRIGHTFIRE", "DOWNLEFTFIRE"};
+
+// A set of actions as a bit mask, bit a for action a (as the kernels take legal actions).
+template <typename... A>
+constexpr u32 actions(A... a) {
+    return ((1u << a) | ... | 0u);
+}
+constexpr u32 ALL_ACTIONS = (1u << NUM_ACTIONS) - 1;
+
+enum Controller : u8 { NO_CONTROLLER, JOYSTICK, PADDLES };
+
+// A short list of small numbers, in order: modes, difficulties, starting actions.
+struct List {
+    u8 size;
+    u8 items[63];
+};
+template <typename... T>
+constexpr List list(T... items) {
+    static_assert(sizeof...(T) <= 63, "a List holds at most 63 items");
+    return List{(u8)sizeof...(T), {(u8)items...}};
+}
+
+// How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until RAM
+// `ram` equals the mode plus `offset`, then a soft reset. Some games first play NOOP frames
+// (`noops_first`), soft-reset, or press SELECT once (`select_first` frames) before looking.
+// select_frames == 0: the game has one mode, or cule/reset.py drives its menu.
+struct ModeSelect {
+    u8 ram_address = 0, select_frames = 0, offset = 0, noops_first = 0, select_first = 0;
+    bool soft_reset_first = false;
+
+    static constexpr ModeSelect ram(u8 address, u8 frames) {
+        ModeSelect m;
+        m.ram_address = address;
+        m.select_frames = frames;
+        return m;
+    }
+    constexpr ModeSelect plus(u8 v) const { ModeSelect m = *this; m.offset = v; return m; }
+    constexpr ModeSelect after_noops(u8 n) const { ModeSelect m = *this; m.noops_first = n; return m; }
+    constexpr ModeSelect after_select(u8 n) const { ModeSelect m = *this; m.select_first = n; return m; }
+    constexpr ModeSelect after_soft_reset() const { ModeSelect m = *this; m.soft_reset_first = true; return m; }
+};
+
+struct GameSettings {
+    static constexpr u8 ystart = 34;                 // first scanline of the 210 ALE shows
+    static constexpr bool hmove_blanks = true;       // HMOVE blanks the first 8 pixels of a line
+    static constexpr Controller left = JOYSTICK, right = JOYSTICK;
+    static constexpr bool swap_ports = false, swap_paddles = false;
+    // The difficulty switches (left, right) at A before ALE first sets them.
+    static constexpr bool power_on_difficulty_a[2] = {false, false};
+    static constexpr u32 minimal_actions = ALL_ACTIONS;
+    static constexpr u32 legal_actions = ALL_ACTIONS;    // the others play as NOOP
+    static constexpr List modes = list(0), difficulties = list(0);
+    static constexpr List starting_actions = list();     // played once after each reset
+    static constexpr ModeSelect mode_select = ModeSelect();
+    // What ALE's settings object writes into a saved state after the cartridge ("?": a bool),
+    // and which of those cule keeps in GameState (flag0 = flags[0], memory0 = memory[0], ...).
+    static constexpr const char* ale_saved = "reward score terminal? lives";
+    static constexpr const char* ale_kept = "";
+};
+
+}  // namespace cule

@@ -1,0 +1,93 @@
+// The games as the host sees them: what GameSpec needs at run time, and the whole catalogue for
+// cule/games.py, both read from the games' headers (kernels/ale/games/).
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "ale/ale.h"
+
+namespace cule {
+
+struct GameFacts {
+    CartScheme scheme;
+    u8 ystart;
+    bool hmove_blanks;
+    Wiring wiring;
+};
+
+inline GameFacts game_facts(int game) {
+    switch (game) {
+#define X(id, Game) \
+    case GAME_##id: return GameFacts{Game::scheme, Game::ystart, Game::hmove_blanks, wiring_of<Game>()};
+        CULE_FOR_EACH_GAME(X)
+#undef X
+    }
+    throw std::invalid_argument("game index out of range: " + std::to_string(game) + " (there are " +
+                                std::to_string((int)NUM_GAMES) + " games)");
+}
+
+namespace catalogue {
+namespace py = pybind11;
+
+inline py::tuple items(const List& l) {
+    py::tuple out(l.size);
+    for (u8 i = 0; i < l.size; ++i) out[i] = l.items[i];
+    return out;
+}
+
+inline py::tuple action_set(u32 mask) {
+    py::list out;
+    for (u8 a = 0; a < NUM_ACTIONS; ++a)
+        if (mask >> a & 1) out.append(a);
+    return py::tuple(out);
+}
+
+inline const char* controller_name(Controller c) {
+    return c == PADDLES ? "PADDLES" : c == JOYSTICK ? "JOYSTICK" : "NONE";
+}
+
+template <typename Game>
+py::dict describe(const char* id, const char* name) {
+    py::dict d;
+    d["id"] = id;
+    d["name"] = name;
+    d["md5"] = Game::md5;
+    d["scheme"] = CART_SCHEME_NAMES[Game::scheme];
+    d["rom_bytes"] = CART_ROM_BYTES[Game::scheme];
+    d["ystart"] = Game::ystart;
+    d["hmove_blanks"] = Game::hmove_blanks;
+    d["left"] = controller_name(Game::left);
+    d["right"] = controller_name(Game::right);
+    d["swap_ports"] = Game::swap_ports;
+    d["swap_paddles"] = Game::swap_paddles;
+    d["power_on_difficulty_a"] = py::make_tuple(Game::power_on_difficulty_a[0], Game::power_on_difficulty_a[1]);
+    d["wiring"] = pack_wiring(wiring_of<Game>());
+    d["minimal_actions"] = action_set(Game::minimal_actions);
+    d["legal_actions"] = action_set(Game::legal_actions);
+    d["modes"] = items(Game::modes);
+    d["difficulties"] = items(Game::difficulties);
+    d["starting_actions"] = items(Game::starting_actions);
+    const ModeSelect& m = Game::mode_select;
+    d["mode_select"] = m.select_frames == 0 ? py::object(py::none()) : py::object(py::dict(
+        py::arg("ram") = m.ram_address, py::arg("select_frames") = m.select_frames, py::arg("offset") = m.offset,
+        py::arg("noops_first") = m.noops_first, py::arg("soft_reset_first") = m.soft_reset_first,
+        py::arg("select_first") = m.select_first));
+    d["ale_saved"] = Game::ale_saved;
+    d["ale_kept"] = Game::ale_kept;
+    return d;
+}
+
+}  // namespace catalogue
+
+// Every game's settings, in GameId order.
+inline pybind11::list game_catalogue() {
+    pybind11::list out;
+#define X(id, Game) out.append(catalogue::describe<Game>(#id, #Game));
+    CULE_FOR_EACH_GAME(X)
+#undef X
+    return out;
+}
+
+}  // namespace cule
