@@ -1,13 +1,18 @@
 // The 6507 as ALE's Stella core (M6502Low) runs it. Each opcode is declared once in a table
-// (addressing mode, operation, cycles); cpu_step resolves the operand by mode, then performs the
-// operation. Two small switches instead of 256 cases also keep GPU warps on few paths.
+// (addressing mode, operation, and so the access it makes at its operand address); cpu_step
+// resolves the operand address by mode, reads there if the access reads, performs the operation
+// and writes its result there if the access writes. Two small switches instead of 256 cases
+// also keep GPU warps on few paths.
 //
 // Stella's conventions, kept because games observe them through the bus and the clock:
 // - the instruction's whole cycle count is added right after the opcode fetch, before any of
 //   its accesses, so TIA writes see the clock at the instruction's end; reads that cross a page
 //   and taken branches add their extra cycles while executing;
-// - indexed and indirect modes make no dummy reads; BRK, JSR, RTS, RTI, PLA and PLP do make the
-//   extra stack/program reads listed below (they move the data bus and can hit bank hotspots);
+// - no dummy accesses where the 6502 makes them: indexed and indirect modes read no
+//   intermediate address, read-modify-write instructions write once (the result), implied
+//   instructions and branches read nothing after the opcode; BRK, JSR, RTS, RTI, PLA and PLP do
+//   make the extra stack/program reads listed below (they move the data bus and can hit bank
+//   hotspots). tests/test_cpu_bus.py holds every opcode's accesses against the 6502's;
 // - (zp,X) and (zp),Y fetch the pointer's high byte from pointer + 1 without zero-page wrap;
 // - the B flag always reads as set (the 6507 has no way to clear it here);
 // - decimal mode follows Stella's table arithmetic, invalid BCD digits included;
@@ -28,74 +33,88 @@ enum : u8 { FLAG_C = 0x01, FLAG_Z = 0x02, FLAG_I = 0x04, FLAG_D = 0x08, FLAG_B =
 
 namespace m6502 {
 
-enum Mode : u8 { IMP, IMM, ZP, ZPX, ZPY, ABS, ABX, ABY, INX, INY, IND, JAM };
+enum Mode : u8 { IMP, IMM, REL, ZP, ZPX, ZPY, ABS, ABX, ABY, IZX, IZY, IND, JAM };
+
+// The data access an instruction makes at its operand address once the mode has resolved it.
+// Bit flags: a read-modify-write reads, then writes the result (once, as Stella does).
+enum Access : u8 { NONE = 0, READ = 1, WRITE = 2, RMW = READ | WRITE };
 
 enum Op : u8 {
-    // reads
     ADC, AND, BIT, CMP, CPX, CPY, EOR, LDA, LDX, LDY, ORA, SBC, NOP, LAX, ANC, ASR, ARR, ANE, LXA, SBX, LAS,
-    BPL, BMI, BVC, BVS, BCC, BCS, BNE, BEQ,
-    // read-modify-write
+    BPL, BMI, BVC, BVS, BCC, BCS, BNE, BEQ,   // in this order: see the branch case of `execute`
     ASL, LSR, ROL, ROR, INC, DEC, SLO, RLA, SRE, RRA, DCP, ISB,
-    // writes
     STA, STX, STY, SAX, SHA, SHS, SHX, SHY, JMP,
-    // implied
-    ASL_A, LSR_A, ROL_A, ROR_A, CLC, SEC, CLI, SEI, CLV, CLD, SED, DEX, DEY, INX_, INY_, TAX, TAY, TXA,
+    ASL_A, LSR_A, ROL_A, ROR_A, CLC, SEC, CLI, SEI, CLV, CLD, SED, DEX, DEY, INX, INY, TAX, TAY, TXA,
     TYA, TSX, TXS, PHA, PHP, PLA, PLP, BRK, JSR, RTS, RTI, KIL,
 };
 
-CULE_HD bool is_rmw(u8 op) { return op >= ASL && op <= ISB; }
-CULE_HD bool is_write(u8 op) { return op >= STA && op <= JMP; }
+// The access each operation makes in a mode with an operand address. Implied operations make
+// their own (stack) accesses, if any.
+CULE_HD constexpr Access access_of(Mode mode, Op op) {
+    if (mode == IMP || mode == JAM) return NONE;
+    switch (op) {
+        case STA: case STX: case STY: case SAX: case SHA: case SHS: case SHX: case SHY:
+            return WRITE;
+        case ASL: case LSR: case ROL: case ROR: case INC: case DEC:
+        case SLO: case RLA: case SRE: case RRA: case DCP: case ISB:
+            return RMW;
+        case JMP:   // the operand address is the target: nothing is read there
+            return NONE;
+        default:
+            return READ;
+    }
+}
 
-// Low nibble = mode, the rest the operation: one byte per opcode.
-#define E(mode, op) (u16)((op) << 4 | (mode))
+// Mode in bits 0-3, access in bits 4-5, operation in bits 6-12 of a 16-bit entry.
+#define E(mode, op) (u16)((op) << 6 | access_of(mode, op) << 4 | (mode))
 CULE_CONST const u16 OPCODES[256] = {
     // 0x00
-    E(IMP, BRK), E(INX, ORA), E(JAM, KIL), E(INX, SLO), E(ZP, NOP), E(ZP, ORA), E(ZP, ASL), E(ZP, SLO),
+    E(IMP, BRK), E(IZX, ORA), E(JAM, KIL), E(IZX, SLO), E(ZP, NOP), E(ZP, ORA), E(ZP, ASL), E(ZP, SLO),
     E(IMP, PHP), E(IMM, ORA), E(IMP, ASL_A), E(IMM, ANC), E(ABS, NOP), E(ABS, ORA), E(ABS, ASL), E(ABS, SLO),
     // 0x10
-    E(IMM, BPL), E(INY, ORA), E(JAM, KIL), E(INY, SLO), E(ZPX, NOP), E(ZPX, ORA), E(ZPX, ASL), E(ZPX, SLO),
+    E(REL, BPL), E(IZY, ORA), E(JAM, KIL), E(IZY, SLO), E(ZPX, NOP), E(ZPX, ORA), E(ZPX, ASL), E(ZPX, SLO),
     E(IMP, CLC), E(ABY, ORA), E(IMP, NOP), E(ABY, SLO), E(ABX, NOP), E(ABX, ORA), E(ABX, ASL), E(ABX, SLO),
     // 0x20
-    E(IMP, JSR), E(INX, AND), E(JAM, KIL), E(INX, RLA), E(ZP, BIT), E(ZP, AND), E(ZP, ROL), E(ZP, RLA),
+    E(IMP, JSR), E(IZX, AND), E(JAM, KIL), E(IZX, RLA), E(ZP, BIT), E(ZP, AND), E(ZP, ROL), E(ZP, RLA),
     E(IMP, PLP), E(IMM, AND), E(IMP, ROL_A), E(IMM, ANC), E(ABS, BIT), E(ABS, AND), E(ABS, ROL), E(ABS, RLA),
     // 0x30
-    E(IMM, BMI), E(INY, AND), E(JAM, KIL), E(INY, RLA), E(ZPX, NOP), E(ZPX, AND), E(ZPX, ROL), E(ZPX, RLA),
+    E(REL, BMI), E(IZY, AND), E(JAM, KIL), E(IZY, RLA), E(ZPX, NOP), E(ZPX, AND), E(ZPX, ROL), E(ZPX, RLA),
     E(IMP, SEC), E(ABY, AND), E(IMP, NOP), E(ABY, RLA), E(ABX, NOP), E(ABX, AND), E(ABX, ROL), E(ABX, RLA),
     // 0x40
-    E(IMP, RTI), E(INX, EOR), E(JAM, KIL), E(INX, SRE), E(ZP, NOP), E(ZP, EOR), E(ZP, LSR), E(ZP, SRE),
+    E(IMP, RTI), E(IZX, EOR), E(JAM, KIL), E(IZX, SRE), E(ZP, NOP), E(ZP, EOR), E(ZP, LSR), E(ZP, SRE),
     E(IMP, PHA), E(IMM, EOR), E(IMP, LSR_A), E(IMM, ASR), E(ABS, JMP), E(ABS, EOR), E(ABS, LSR), E(ABS, SRE),
     // 0x50
-    E(IMM, BVC), E(INY, EOR), E(JAM, KIL), E(INY, SRE), E(ZPX, NOP), E(ZPX, EOR), E(ZPX, LSR), E(ZPX, SRE),
+    E(REL, BVC), E(IZY, EOR), E(JAM, KIL), E(IZY, SRE), E(ZPX, NOP), E(ZPX, EOR), E(ZPX, LSR), E(ZPX, SRE),
     E(IMP, CLI), E(ABY, EOR), E(IMP, NOP), E(ABY, SRE), E(ABX, NOP), E(ABX, EOR), E(ABX, LSR), E(ABX, SRE),
     // 0x60
-    E(IMP, RTS), E(INX, ADC), E(JAM, KIL), E(INX, RRA), E(ZP, NOP), E(ZP, ADC), E(ZP, ROR), E(ZP, RRA),
+    E(IMP, RTS), E(IZX, ADC), E(JAM, KIL), E(IZX, RRA), E(ZP, NOP), E(ZP, ADC), E(ZP, ROR), E(ZP, RRA),
     E(IMP, PLA), E(IMM, ADC), E(IMP, ROR_A), E(IMM, ARR), E(IND, JMP), E(ABS, ADC), E(ABS, ROR), E(ABS, RRA),
     // 0x70
-    E(IMM, BVS), E(INY, ADC), E(JAM, KIL), E(INY, RRA), E(ZPX, NOP), E(ZPX, ADC), E(ZPX, ROR), E(ZPX, RRA),
+    E(REL, BVS), E(IZY, ADC), E(JAM, KIL), E(IZY, RRA), E(ZPX, NOP), E(ZPX, ADC), E(ZPX, ROR), E(ZPX, RRA),
     E(IMP, SEI), E(ABY, ADC), E(IMP, NOP), E(ABY, RRA), E(ABX, NOP), E(ABX, ADC), E(ABX, ROR), E(ABX, RRA),
     // 0x80
-    E(IMM, NOP), E(INX, STA), E(IMM, NOP), E(INX, SAX), E(ZP, STY), E(ZP, STA), E(ZP, STX), E(ZP, SAX),
+    E(IMM, NOP), E(IZX, STA), E(IMM, NOP), E(IZX, SAX), E(ZP, STY), E(ZP, STA), E(ZP, STX), E(ZP, SAX),
     E(IMP, DEY), E(IMM, NOP), E(IMP, TXA), E(IMM, ANE), E(ABS, STY), E(ABS, STA), E(ABS, STX), E(ABS, SAX),
     // 0x90
-    E(IMM, BCC), E(INY, STA), E(JAM, KIL), E(INY, SHA), E(ZPX, STY), E(ZPX, STA), E(ZPY, STX), E(ZPY, SAX),
+    E(REL, BCC), E(IZY, STA), E(JAM, KIL), E(IZY, SHA), E(ZPX, STY), E(ZPX, STA), E(ZPY, STX), E(ZPY, SAX),
     E(IMP, TYA), E(ABY, STA), E(IMP, TXS), E(ABY, SHS), E(ABX, SHY), E(ABX, STA), E(ABY, SHX), E(ABY, SHA),
     // 0xA0
-    E(IMM, LDY), E(INX, LDA), E(IMM, LDX), E(INX, LAX), E(ZP, LDY), E(ZP, LDA), E(ZP, LDX), E(ZP, LAX),
+    E(IMM, LDY), E(IZX, LDA), E(IMM, LDX), E(IZX, LAX), E(ZP, LDY), E(ZP, LDA), E(ZP, LDX), E(ZP, LAX),
     E(IMP, TAY), E(IMM, LDA), E(IMP, TAX), E(IMM, LXA), E(ABS, LDY), E(ABS, LDA), E(ABS, LDX), E(ABS, LAX),
     // 0xB0
-    E(IMM, BCS), E(INY, LDA), E(JAM, KIL), E(INY, LAX), E(ZPX, LDY), E(ZPX, LDA), E(ZPY, LDX), E(ZPY, LAX),
+    E(REL, BCS), E(IZY, LDA), E(JAM, KIL), E(IZY, LAX), E(ZPX, LDY), E(ZPX, LDA), E(ZPY, LDX), E(ZPY, LAX),
     E(IMP, CLV), E(ABY, LDA), E(IMP, TSX), E(ABY, LAS), E(ABX, LDY), E(ABX, LDA), E(ABY, LDX), E(ABY, LAX),
     // 0xC0
-    E(IMM, CPY), E(INX, CMP), E(IMM, NOP), E(INX, DCP), E(ZP, CPY), E(ZP, CMP), E(ZP, DEC), E(ZP, DCP),
-    E(IMP, INY_), E(IMM, CMP), E(IMP, DEX), E(IMM, SBX), E(ABS, CPY), E(ABS, CMP), E(ABS, DEC), E(ABS, DCP),
+    E(IMM, CPY), E(IZX, CMP), E(IMM, NOP), E(IZX, DCP), E(ZP, CPY), E(ZP, CMP), E(ZP, DEC), E(ZP, DCP),
+    E(IMP, INY), E(IMM, CMP), E(IMP, DEX), E(IMM, SBX), E(ABS, CPY), E(ABS, CMP), E(ABS, DEC), E(ABS, DCP),
     // 0xD0
-    E(IMM, BNE), E(INY, CMP), E(JAM, KIL), E(INY, DCP), E(ZPX, NOP), E(ZPX, CMP), E(ZPX, DEC), E(ZPX, DCP),
+    E(REL, BNE), E(IZY, CMP), E(JAM, KIL), E(IZY, DCP), E(ZPX, NOP), E(ZPX, CMP), E(ZPX, DEC), E(ZPX, DCP),
     E(IMP, CLD), E(ABY, CMP), E(IMP, NOP), E(ABY, DCP), E(ABX, NOP), E(ABX, CMP), E(ABX, DEC), E(ABX, DCP),
     // 0xE0
-    E(IMM, CPX), E(INX, SBC), E(IMM, NOP), E(INX, ISB), E(ZP, CPX), E(ZP, SBC), E(ZP, INC), E(ZP, ISB),
-    E(IMP, INX_), E(IMM, SBC), E(IMP, NOP), E(IMM, SBC), E(ABS, CPX), E(ABS, SBC), E(ABS, INC), E(ABS, ISB),
+    E(IMM, CPX), E(IZX, SBC), E(IMM, NOP), E(IZX, ISB), E(ZP, CPX), E(ZP, SBC), E(ZP, INC), E(ZP, ISB),
+    E(IMP, INX), E(IMM, SBC), E(IMP, NOP), E(IMM, SBC), E(ABS, CPX), E(ABS, SBC), E(ABS, INC), E(ABS, ISB),
     // 0xF0
-    E(IMM, BEQ), E(INY, SBC), E(JAM, KIL), E(INY, ISB), E(ZPX, NOP), E(ZPX, SBC), E(ZPX, INC), E(ZPX, ISB),
+    E(REL, BEQ), E(IZY, SBC), E(JAM, KIL), E(IZY, ISB), E(ZPX, NOP), E(ZPX, SBC), E(ZPX, INC), E(ZPX, ISB),
     E(IMP, SED), E(ABY, SBC), E(IMP, NOP), E(ABY, ISB), E(ABX, NOP), E(ABX, SBC), E(ABX, INC), E(ABX, ISB),
 };
 #undef E
@@ -190,18 +209,19 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.pc = peek_word(bus, 0xFFFC, 0xFFFD);
 }
 
-// The instruction after its opcode fetch, for an addressing mode and an operation. On the host
-// it is expanded once per opcode with both constant (see cpu_step), on the GPU it runs with
-// the values from the table: one definition either way.
+// The instruction after its opcode fetch, for an addressing mode, an access and an operation.
+// On the host it is expanded once per opcode with all three constant (see cpu_step), on the GPU
+// it runs with the values from the table: one definition either way.
 template <class Bus>
-CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
+CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
     using namespace m6502;
 
-    // Operand address; reads that index across a page cost a cycle.
+    // Operand address. Only reads that index across a page cost a cycle: the cycle counts of
+    // writes and read-modify-writes already include the 6502's fix-up cycle.
     u16 addr = 0;
-    bool penalty_ok = !is_rmw(op) && !is_write(op);
+    bool penalty_ok = access == READ;
     switch (mode) {
-        case IMM: addr = c.pc++; break;
+        case IMM: case REL: addr = c.pc++; break;
         case ZP: addr = bus.peek(c.pc++); break;
         case ZPX: addr = (u8)(bus.peek(c.pc++) + c.x); break;
         case ZPY: addr = (u8)(bus.peek(c.pc++) + c.y); break;
@@ -213,12 +233,12 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
             addr = (u16)(base + index);
             break;
         }
-        case INX: {
+        case IZX: {
             u8 pointer = (u8)(bus.peek(c.pc++) + c.x);
             addr = peek_word(bus, pointer, (u16)(pointer + 1));
             break;
         }
-        case INY: {
+        case IZY: {
             u8 pointer = bus.peek(c.pc++);
             u16 base = peek_word(bus, pointer, (u16)(pointer + 1));
             if (penalty_ok && (((u32)base ^ ((u32)base + c.y)) & 0xFF00)) bus.add_cycles(1);
@@ -238,7 +258,7 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
         default: break;   // IMP
     }
     u8 v = 0;
-    if (mode != IMP && !is_write(op)) v = bus.peek(addr);
+    if (access & READ) v = bus.peek(addr);
 
     u8 carry = c.p & FLAG_C;
     switch (op) {
@@ -299,35 +319,28 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
             }
             break;
         }
-        // read-modify-write: one read (above), one write
-        case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; bus.poke(addr, v); set_nz(c, v); break;
-        case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; bus.poke(addr, v); set_nz(c, v); break;
-        case ROL: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); bus.poke(addr, v); set_nz(c, v); break;
-        case ROR: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); bus.poke(addr, v); set_nz(c, v); break;
-        case INC: v += 1; bus.poke(addr, v); set_nz(c, v); break;
-        case DEC: v -= 1; bus.poke(addr, v); set_nz(c, v); break;
-        case SLO: set_flag(c, FLAG_C, v & 0x80); v <<= 1; bus.poke(addr, v); c.a |= v; set_nz(c, c.a); break;
-        case RLA: {
-            u8 r = (u8)(v << 1 | carry);
-            bus.poke(addr, r);
-            c.a &= r;
-            set_flag(c, FLAG_C, v & 0x80);
-            set_nz(c, c.a);
-            break;
-        }
-        case SRE: set_flag(c, FLAG_C, v & 1); v >>= 1; bus.poke(addr, v); c.a ^= v; set_nz(c, c.a); break;
-        case RRA: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); bus.poke(addr, v); adc(c, v); break;
-        case DCP: v -= 1; bus.poke(addr, v); compare(c, c.a, v); break;
-        case ISB: v += 1; bus.poke(addr, v); sbc(c, v); break;
-        // writes
-        case STA: bus.poke(addr, c.a); break;
-        case STX: bus.poke(addr, c.x); break;
-        case STY: bus.poke(addr, c.y); break;
-        case SAX: bus.poke(addr, c.a & c.x); break;
-        case SHA: bus.poke(addr, (u8)(c.a & c.x & ((addr >> 8) + 1))); break;
-        case SHS: c.sp = c.a & c.x; bus.poke(addr, (u8)(c.a & c.x & ((addr >> 8) + 1))); break;
-        case SHX: bus.poke(addr, (u8)(c.x & ((addr >> 8) + 1))); break;
-        case SHY: bus.poke(addr, (u8)(c.y & ((addr >> 8) + 1))); break;
+        // read-modify-write: `v` is read above and written back below
+        case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; set_nz(c, v); break;
+        case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; set_nz(c, v); break;
+        case ROL: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); set_nz(c, v); break;
+        case ROR: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); set_nz(c, v); break;
+        case INC: v += 1; set_nz(c, v); break;
+        case DEC: v -= 1; set_nz(c, v); break;
+        case SLO: set_flag(c, FLAG_C, v & 0x80); v <<= 1; c.a |= v; set_nz(c, c.a); break;
+        case RLA: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); c.a &= v; set_nz(c, c.a); break;
+        case SRE: set_flag(c, FLAG_C, v & 1); v >>= 1; c.a ^= v; set_nz(c, c.a); break;
+        case RRA: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); adc(c, v); break;
+        case DCP: v -= 1; compare(c, c.a, v); break;
+        case ISB: v += 1; sbc(c, v); break;
+        // writes: `v` is written below
+        case STA: v = c.a; break;
+        case STX: v = c.x; break;
+        case STY: v = c.y; break;
+        case SAX: v = c.a & c.x; break;
+        case SHA: v = (u8)(c.a & c.x & ((addr >> 8) + 1)); break;
+        case SHS: c.sp = c.a & c.x; v = (u8)(c.sp & ((addr >> 8) + 1)); break;
+        case SHX: v = (u8)(c.x & ((addr >> 8) + 1)); break;
+        case SHY: v = (u8)(c.y & ((addr >> 8) + 1)); break;
         case JMP: c.pc = addr; break;
         // implied
         case ASL_A: set_flag(c, FLAG_C, c.a & 0x80); c.a <<= 1; set_nz(c, c.a); break;
@@ -343,8 +356,8 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
         case SED: c.p |= FLAG_D; break;
         case DEX: c.x -= 1; set_nz(c, c.x); break;
         case DEY: c.y -= 1; set_nz(c, c.y); break;
-        case INX_: c.x += 1; set_nz(c, c.x); break;
-        case INY_: c.y += 1; set_nz(c, c.y); break;
+        case INX: c.x += 1; set_nz(c, c.x); break;
+        case INY: c.y += 1; set_nz(c, c.y); break;
         case TAX: c.x = c.a; set_nz(c, c.x); break;
         case TAY: c.y = c.a; set_nz(c, c.y); break;
         case TXA: c.a = c.x; set_nz(c, c.a); break;
@@ -393,10 +406,15 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 op) {
             break;
         default: break;
     }
+    // The one write of every store and read-modify-write: on the GPU one inlined copy of the
+    // bus's poke instead of twenty, and fewer registers.
+    if (access & WRITE) bus.poke(addr, v);
 }
 
+// An entry of m6502::OPCODES unpacked into the arguments of `execute`.
+#define CULE_DECODE(entry) (u8)((entry) & 0x0F), (u8)((entry) >> 4 & 0x03), (u8)((entry) >> 6)
 #define CULE_OPCODE(n) \
-    case n: execute(c, bus, m6502::OPCODES[n] & 0x0F, (u8)(m6502::OPCODES[n] >> 4)); break;
+    case n: execute(c, bus, CULE_DECODE(m6502::OPCODES[n])); break;
 #define CULE_OPCODES16(n)                                                                          \
     CULE_OPCODE(n + 0) CULE_OPCODE(n + 1) CULE_OPCODE(n + 2) CULE_OPCODE(n + 3) CULE_OPCODE(n + 4)    \
     CULE_OPCODE(n + 5) CULE_OPCODE(n + 6) CULE_OPCODE(n + 7) CULE_OPCODE(n + 8) CULE_OPCODE(n + 9)    \
@@ -411,7 +429,7 @@ CULE_INLINE void cpu_step(Cpu6502& c, Bus& bus) {
     u8 opcode = bus.peek(c.pc++);
     bus.add_cycles(m6502::CYCLES[opcode]);
 #if defined(__CUDA_ARCH__)
-    execute(c, bus, m6502::OPCODES[opcode] & 0x0F, (u8)(m6502::OPCODES[opcode] >> 4));
+    execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]));
 #else
     switch (opcode) {
         CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
@@ -423,5 +441,6 @@ CULE_INLINE void cpu_step(Cpu6502& c, Bus& bus) {
 }
 #undef CULE_OPCODES16
 #undef CULE_OPCODE
+#undef CULE_DECODE
 
 }  // namespace cule

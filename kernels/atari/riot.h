@@ -1,6 +1,7 @@
 // The RIOT 6532: 128 bytes of RAM, the interval timer and the two I/O ports.
 // The timer is kept as (value, interval, cycle when set) and read lazily, as Stella 2.4 does,
-// including its quirk of counting on at one tick per cycle after the first underflow read.
+// including its quirk: past zero the count goes down once per cycle only until INTIM is read;
+// from that read on it goes down once per interval again (tests/test_riot.py has the numbers).
 #pragma once
 #include "types.h"
 

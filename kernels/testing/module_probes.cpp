@@ -1,7 +1,8 @@
 // `cule._probes`, built for the tests only: single components driven one access at a time. One
 // instruction of the CPU core on a flat 64 KiB memory, for comparing single instructions with an
-// independent 6502 model (py65) in tests/test_cpu6502.py, cartridge accesses for the
-// bank-switching tests in tests/test_cart.py, TIA writes for tests/test_tia.py.
+// independent 6502 model (py65) in tests/test_cpu6502.py and their bus accesses in
+// tests/test_cpu_bus.py, cartridge accesses for the bank-switching tests in tests/test_cart.py,
+// TIA writes for tests/test_tia.py, RIOT accesses for tests/test_riot.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "atari/cart.h"
+#include "atari/console.h"
 #include "atari/cpu6502.h"
+#include "atari/riot.h"
 #include "atari/tia.h"
 
 namespace cule {
@@ -75,6 +78,33 @@ PYBIND11_MODULE(_probes, m) {
         },
         py::arg("scheme"), py::arg("rom"), py::arg("accesses"),
         "Runs cartridge accesses ('r' or 'w', address) from power-up; returns the bytes read.");
+    m.def(
+        "riot_probe",
+        [](const std::vector<std::tuple<u32, char, u16, u8>>& accesses, u8 swcha, u8 swchb,
+           u32 random_draw) {
+            Console c = {};
+            c.ports = {swcha, swchb};
+            riot_reset(c.riot, random_draw);
+            Bus<false> bus = {c, nullptr, nullptr, nullptr};   // the console's decoding of RAM and ports
+            std::vector<int> reads;
+            for (auto [cycle, kind, addr, value] : accesses) {
+                if (kind == 'c') {
+                    riot_rebase_cycles(c.riot, cycle);
+                    continue;
+                }
+                if ((addr & 0x1080) != 0x0080) throw std::invalid_argument("not a RIOT address");
+                c.cycles = cycle;
+                if (kind == 'r') reads.push_back(bus.peek(addr));
+                else if (kind == 'w') bus.poke(addr, value);
+                else throw std::invalid_argument("an access is 'r', 'w' or 'c'");
+            }
+            return reads;
+        },
+        py::arg("accesses"), py::arg("swcha") = 0xFF, py::arg("swchb") = 0xFF,
+        py::arg("random_draw") = 0,
+        "Runs (CPU cycle, 'r' or 'w', address, value) accesses on a RIOT fresh from riot_reset, "
+        "through the console's bus, with the joystick and switch pins `swcha` and `swchb`; kind 'c' "
+        "restarts the cycle count at that cycle, as a new frame does. Returns the bytes read.");
     m.def(
         "tia_probe",
         [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
