@@ -11,6 +11,74 @@
 
 namespace cule {
 
+// The TIA's registers by the names Stella gives them (TIAConstants.hxx, after the Stella
+// Programmer's Guide). A write decodes six address bits, a read four, so the read registers
+// share their numbers with the first write registers.
+enum : u8 { TIA_WRITE_MASK = 0x3F, TIA_READ_MASK = 0x0F };
+enum TiaWriteRegister : u8 {
+    VSYNC = 0x00,    // vertical sync set-clear (D1)
+    VBLANK = 0x01,   // vertical blank set-clear (D1); D7 grounds the paddle capacitors
+    WSYNC = 0x02,    // strobe: halt the CPU until the end of the line
+    RSYNC = 0x03,    // strobe: reset the horizontal sync counter (no effect in Stella)
+    NUSIZ0 = 0x04,   // number and size of player 0 and missile 0 (D5-0)
+    NUSIZ1 = 0x05,   // number and size of player 1 and missile 1 (D5-0)
+    COLUP0 = 0x06,   // colour and luminance of player 0 and missile 0 (D7-1)
+    COLUP1 = 0x07,   // colour and luminance of player 1 and missile 1 (D7-1)
+    COLUPF = 0x08,   // colour and luminance of the playfield and ball (D7-1)
+    COLUBK = 0x09,   // colour and luminance of the background (D7-1)
+    CTRLPF = 0x0A,   // playfield reflection (D0), score (D1), priority (D2), ball size (D5-4)
+    REFP0 = 0x0B,    // reflect player 0 (D3)
+    REFP1 = 0x0C,    // reflect player 1 (D3)
+    PF0 = 0x0D,      // playfield, first four cells (D7-4)
+    PF1 = 0x0E,      // playfield, next eight cells (D7-0)
+    PF2 = 0x0F,      // playfield, last eight cells (D7-0)
+    RESP0 = 0x10,    // strobe: player 0 starts at the beam
+    RESP1 = 0x11,    // strobe: player 1 starts at the beam
+    RESM0 = 0x12,    // strobe: missile 0 starts at the beam
+    RESM1 = 0x13,    // strobe: missile 1 starts at the beam
+    RESBL = 0x14,    // strobe: the ball starts at the beam
+    AUDC0 = 0x15,    // audio control 0 (sound is not emulated)
+    AUDC1 = 0x16,    // audio control 1
+    AUDF0 = 0x17,    // audio frequency 0
+    AUDF1 = 0x18,    // audio frequency 1
+    AUDV0 = 0x19,    // audio volume 0
+    AUDV1 = 0x1A,    // audio volume 1
+    GRP0 = 0x1B,     // graphics of player 0 (D7-0)
+    GRP1 = 0x1C,     // graphics of player 1 (D7-0)
+    ENAM0 = 0x1D,    // enable missile 0 (D1)
+    ENAM1 = 0x1E,    // enable missile 1 (D1)
+    ENABL = 0x1F,    // enable the ball (D1)
+    HMP0 = 0x20,     // horizontal motion of player 0 (D7-4)
+    HMP1 = 0x21,     // horizontal motion of player 1 (D7-4)
+    HMM0 = 0x22,     // horizontal motion of missile 0 (D7-4)
+    HMM1 = 0x23,     // horizontal motion of missile 1 (D7-4)
+    HMBL = 0x24,     // horizontal motion of the ball (D7-4)
+    VDELP0 = 0x25,   // vertical delay of player 0 (D0)
+    VDELP1 = 0x26,   // vertical delay of player 1 (D0)
+    VDELBL = 0x27,   // vertical delay of the ball (D0)
+    RESMP0 = 0x28,   // lock missile 0 to player 0 (D1)
+    RESMP1 = 0x29,   // lock missile 1 to player 1 (D1)
+    HMOVE = 0x2A,    // strobe: apply the horizontal motion registers
+    HMCLR = 0x2B,    // strobe: clear the horizontal motion registers
+    CXCLR = 0x2C,    // strobe: clear the collision latches
+};
+enum TiaReadRegister : u8 {
+    CXM0P = 0x00,    // collisions: D7 missile 0 and player 1, D6 missile 0 and player 0
+    CXM1P = 0x01,    // D7 missile 1 and player 0, D6 missile 1 and player 1
+    CXP0FB = 0x02,   // D7 player 0 and playfield, D6 player 0 and ball
+    CXP1FB = 0x03,   // D7 player 1 and playfield, D6 player 1 and ball
+    CXM0FB = 0x04,   // D7 missile 0 and playfield, D6 missile 0 and ball
+    CXM1FB = 0x05,   // D7 missile 1 and playfield, D6 missile 1 and ball
+    CXBLPF = 0x06,   // D7 ball and playfield; D6 unused
+    CXPPMM = 0x07,   // D7 player 0 and player 1, D6 missile 0 and missile 1
+    INPT0 = 0x08,    // paddle capacitors (D7): left port's two paddles, then the right port's
+    INPT1 = 0x09,
+    INPT2 = 0x0A,
+    INPT3 = 0x0B,
+    INPT4 = 0x0C,    // left joystick's fire button (D7, 0 when pressed)
+    INPT5 = 0x0D,    // right joystick's fire button
+};
+
 enum : u8 {
     P0_BIT = 0x01, M0_BIT = 0x02, P1_BIT = 0x04, M1_BIT = 0x08,
     BL_BIT = 0x10, PF_BIT = 0x20, SCORE_BIT = 0x40, PRIORITY_BIT = 0x80,
@@ -510,21 +578,21 @@ template <bool DRAW>
 CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u8 data_bus) {
     tia_update_to<DRAW>(t, fb, (i32)(cycles * 3));
     u8 noise = data_bus & 0x3F;
-    u32 reg = addr & 0x0F;
-    if (reg < 8) {   // collision latches: two per register, one for CXBLPF
+    u32 reg = addr & TIA_READ_MASK;
+    if (reg <= CXPPMM) {   // collision latches: two per register, one for CXBLPF
         u32 b = (0xDCA86420u >> (4 * reg)) & 0xF;   // 0, 2, 4, ..., 12, 13
         u8 v = (t.collision >> b & 1) ? 0x80 : 0;
-        if (reg != 6 && (t.collision >> (b + 1) & 1)) v |= 0x40;
+        if (reg != CXBLPF && (t.collision >> (b + 1) & 1)) v |= 0x40;
         return v | noise;
     }
-    if (reg < 12) {  // INPT0..3: paddle capacitors, grounded while VBLANK bit 7 dumps them
-        i32 r = in.resistance[reg - 8];
+    if (reg <= INPT3) {   // paddle capacitors, grounded while VBLANK bit 7 dumps them
+        i32 r = in.resistance[reg - INPT0];
         if (r == 0) return 0x80 | noise;
         if (r == PADDLE_NONE || t.dump_enabled) return noise;
-        return cycles > (u32)t.dump_disabled_cycle + in.charge_cycles[reg - 8] ? (0x80 | noise) : noise;
+        return cycles > (u32)t.dump_disabled_cycle + in.charge_cycles[reg - INPT0] ? (0x80 | noise) : noise;
     }
-    if (reg == 12) return in.inpt4 | noise;
-    if (reg == 13) return in.inpt5 | noise;
+    if (reg == INPT4) return in.inpt4 | noise;
+    if (reg == INPT5) return in.inpt5 | noise;
     return noise;
 }
 
@@ -583,16 +651,21 @@ CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
     return when;
 }
 
+// The write registers in [first, last], as bits of a set indexed by register.
+CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (last - first)) - 1) << first; }
+
 // CPU write to the TIA. Returns true when it ends the frame.
 template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
-    addr &= 0x3F;
+    addr &= TIA_WRITE_MASK;
     i32 clock = (i32)(cycles * 3);
+    // Stella's poke delays: the picture is drawn this many colour clocks past the write before
+    // the write takes effect.
     i32 delay = 0;
     switch (addr) {
-        case 0x01: case 0x0B: case 0x0C: case 0x1B: case 0x1C: delay = 1; break;
-        case 0x04: case 0x05: case 0x12: case 0x13: delay = 8; break;
-        case 0x0D: case 0x0E: case 0x0F: {   // playfield writes land 2..5 clocks later
+        case VBLANK: case REFP0: case REFP1: case GRP0: case GRP1: delay = 1; break;
+        case NUSIZ0: case NUSIZ1: case RESM0: case RESM1: delay = 8; break;
+        case PF0: case PF1: case PF2: {   // playfield writes land 2..5 clocks later
             delay = (0x3254 >> (4 * ((clocks_into_line(t, clock) / 3) & 3))) & 0xF;   // 4, 5, 2, 3
             break;
         }
@@ -604,13 +677,15 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
     // is covered by the span after it. Only the frame's last span shows, so a write ending the
     // frame draws, and a frame cut by the instruction cap catches up in console_frame.
-    const u64 NOT_DRAWN = 0x3ull << 0x02 | 0x3Full << 0x15 | 0x1Full << 0x20 | 1ull << 0x2B | 0x7FFFFull << 0x2D;
+    constexpr u64 NOT_DRAWN = write_registers(WSYNC, RSYNC) | write_registers(AUDC0, AUDV1) |
+                              write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
+                              write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) t.clock_deferred_update = clock;
     else tia_update_to<DRAW>(t, fb, clock + delay);
 
     i32 hpos = clocks_into_line(t, clock);
     switch (addr) {
-        case 0x00:  // VSYNC
+        case VSYNC:
             t.vsync = value;
             if (value & 0x02) {
                 t.vsync_finish_clock = clock + CLOCKS_PER_LINE;
@@ -619,7 +694,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                 end_frame = true;
             }
             break;
-        case 0x01:  // VBLANK; bit 7 grounds the paddle capacitors
+        case VBLANK:  // bit 7 grounds the paddle capacitors
             if (!(t.vblank & 0x80) && (value & 0x80)) t.dump_enabled = 1;
             if ((t.vblank & 0x80) && !(value & 0x80)) {
                 t.dump_enabled = 0;
@@ -627,54 +702,57 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             }
             t.vblank = value;
             break;
-        case 0x02:  // WSYNC
+        case WSYNC:   // the 6507 halts only in a read cycle: not on the second write of a read-modify-write
             if (last_access_was_read) {
                 u32 to_end = 76 - ((cycles - (u32)(t.clock_frame_start / 3)) % 76);
                 if (to_end < 76) cycles += to_end;
             }
             break;
-        case 0x04:
+        case NUSIZ0:
             t.nusiz0 = value;
             t.mp0 = player_object(t.posp0, value, 0);
             t.mm0 = missile_object(t.posm0, value);
             break;
-        case 0x05:
+        case NUSIZ1:
             t.nusiz1 = value;
             t.mp1 = player_object(t.posp1, value, 0);
             t.mm1 = missile_object(t.posm1, value);
             break;
-        case 0x06: case 0x07: case 0x08: case 0x09: {   // COLUP0 COLUP1 COLUPF COLUBK
-            t.color[(0x0132 >> (4 * (addr - 6))) & 0xF] = value & 0xFE;   // slots 2, 3, 1, 0
+        case COLUP0: case COLUP1: case COLUPF: case COLUBK: {
+            t.color[(0x0132 >> (4 * (addr - COLUP0))) & 0xF] = value & 0xFE;   // slots 2, 3, 1, 0
             break;
         }
-        case 0x0A:  // CTRLPF
+        case CTRLPF:
             t.ctrlpf = value;
             t.prio_score = (value & 0x06) << 5;
+            // The reflection changes at once while the beam has not reached the playfield's right
+            // half, else from the next line (end_of_line). HBLANK + 79 is Stella's bound, `68 + 79`
+            // colour clocks into the line: pixel 79, one short of the right half's first pixel.
             if (hpos < HBLANK + 79) t.pf_reflect = value & 1;
             t.mbl = ball_object(t.posbl, value);
             break;
-        case 0x0B:
+        case REFP0:
             if (((value & 0x08) != 0) != (t.refp0 != 0)) {
                 t.refp0 = (value & 0x08) != 0;
                 t.cur_grp0 = reverse_bits(t.cur_grp0);
             }
             break;
-        case 0x0C:
+        case REFP1:
             if (((value & 0x08) != 0) != (t.refp1 != 0)) {
                 t.refp1 = (value & 0x08) != 0;
                 t.cur_grp1 = reverse_bits(t.cur_grp1);
             }
             break;
-        case 0x0D: case 0x0E: case 0x0F:
-            if (addr == 0x0D) t.pf = (t.pf & 0x000FFFF0) | ((value >> 4) & 0x0F);
-            else if (addr == 0x0E) t.pf = (t.pf & 0x000FF00F) | ((u32)value << 4);
+        case PF0: case PF1: case PF2:
+            if (addr == PF0) t.pf = (t.pf & 0x000FFFF0) | ((value >> 4) & 0x0F);
+            else if (addr == PF1) t.pf = (t.pf & 0x000FF00F) | ((u32)value << 4);
             else t.pf = (t.pf & 0x00000FFF) | ((u32)value << 12);
             t.enabled = t.pf ? (t.enabled | PF_BIT) : (t.enabled & ~PF_BIT);
             break;
-        case 0x10: case 0x11: {  // RESP0 RESP1
-            i16& pos = addr == 0x10 ? t.posp0 : t.posp1;
-            ObjectMask& mask = addr == 0x10 ? t.mp0 : t.mp1;
-            u8 nusiz = addr == 0x10 ? t.nusiz0 : t.nusiz1;
+        case RESP0: case RESP1: {
+            i16& pos = addr == RESP0 ? t.posp0 : t.posp1;
+            ObjectMask& mask = addr == RESP0 ? t.mp0 : t.mp1;
+            u8 nusiz = addr == RESP0 ? t.nusiz0 : t.nusiz1;
             i16 newx = (i16)(hpos < HBLANK ? 3 : ((hpos - HBLANK) + 5) % 160);
             i32 when = player_reset_when(nusiz & 7, pos, newx);
             if (when == 1) tia_update_to<DRAW>(t, fb, clock + 11);
@@ -682,57 +760,61 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             mask = player_object(newx, nusiz, when == -1 ? 0 : SKIP_FIRST);
             break;
         }
-        case 0x12:
+        // RESM0, RESM1 and RESBL soon after an HMOVE: on the chip the HMOVE's extra motion clocks
+        // go on for up to 20 CPU cycles and also move an object reset meanwhile, while this TIA
+        // moves objects at the HMOVE. Stella sets by hand the positions that the games named
+        // below need; ALE's TIA keeps these cases, so cule does too.
+        case RESM0:
             t.posm0 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;
+            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;   // Dolphin
             t.mm0 = missile_object(t.posm0, t.nusiz0);
             break;
-        case 0x13:
+        case RESM1:
             t.posm1 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;
+            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;   // Pitfall II
             t.mm1 = missile_object(t.posm1, t.nusiz1);
             break;
-        case 0x14: {
+        case RESBL: {
             i32 since_hmove = clock - t.last_hmove_clock;
             t.posbl = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;
-            else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;
-            else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;
-            else if (since_hmove == 6 * 3 && hpos == 27) t.posbl = 5;
+            if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;   // Escape from the Mindmaster
+            else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;   // Decathlon
+            else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;   // Robot Tank (ALE's and cule's Robotank)
+            else if (since_hmove == 6 * 3 && hpos == 27) t.posbl = 5;   // Hole Hunter
             t.mbl = ball_object(t.posbl, t.ctrlpf);
             break;
         }
-        case 0x1B:  // GRP0 also moves GRP1 into its delay register
+        case GRP0:  // also moves GRP1 into its delay register
             t.grp0 = value;
             t.dgrp1 = t.grp1;
             update_player_graphics(t);
             break;
-        case 0x1C:  // GRP1 also moves GRP0 and ENABL into their delay registers
+        case GRP1:  // also moves GRP0 and ENABL into their delay registers
             t.grp1 = value;
             t.dgrp0 = t.grp0;
             t.denabl = t.enabl;
             update_player_graphics(t);
             update_ball_enable(t);
             break;
-        case 0x1D: t.enam0 = value & 0x02; update_missile_enables(t); break;
-        case 0x1E: t.enam1 = value & 0x02; update_missile_enables(t); break;
-        case 0x1F: t.enabl = value & 0x02; update_ball_enable(t); break;
-        case 0x20: t.hmp0 = value >> 4; break;
-        case 0x21: t.hmp1 = value >> 4; break;
-        case 0x22:  // HMM0; the Cosmic Ark trick: HMM0 7 -> 6 right after an HMOVE
+        case ENAM0: t.enam0 = value & 0x02; update_missile_enables(t); break;
+        case ENAM1: t.enam1 = value & 0x02; update_missile_enables(t); break;
+        case ENABL: t.enabl = value & 0x02; update_ball_enable(t); break;
+        case HMP0: t.hmp0 = value >> 4; break;
+        case HMP1: t.hmp1 = value >> 4; break;
+        case HMM0:  // HMM0 7 -> 6 right after an HMOVE starts Cosmic Ark's star field (end_of_line)
             if (clock == t.last_hmove_clock + 21 * 3 && t.hmm0 == 7 && (value >> 4) == 6) {
                 t.m0_ark = 1;
                 t.m0_ark_counter = 0;
             }
             t.hmm0 = value >> 4;
             break;
-        case 0x23: t.hmm1 = value >> 4; break;
-        case 0x24: t.hmbl = value >> 4; break;
-        case 0x25: t.vdelp0 = value & 1; update_player_graphics(t); break;
-        case 0x26: t.vdelp1 = value & 1; update_player_graphics(t); break;
-        case 0x27: t.vdelbl = value & 1; update_ball_enable(t); break;
-        case 0x28: case 0x29: {  // RESMP0 RESMP1: releasing centres the missile on its player
-            bool p0 = addr == 0x28;
+        case HMM1: t.hmm1 = value >> 4; break;
+        case HMBL: t.hmbl = value >> 4; break;
+        case VDELP0: t.vdelp0 = value & 1; update_player_graphics(t); break;
+        case VDELP1: t.vdelp1 = value & 1; update_player_graphics(t); break;
+        case VDELBL: t.vdelbl = value & 1; update_ball_enable(t); break;
+        case RESMP0: case RESMP1: {  // releasing centres the missile on its player
+            bool p0 = addr == RESMP0;
             u8& resmp = p0 ? t.resmp0 : t.resmp1;
             if (resmp && !(value & 0x02)) {
                 u8 nusiz = p0 ? t.nusiz0 : t.nusiz1;
@@ -745,7 +827,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             update_missile_enables(t);
             break;
         }
-        case 0x2A: {  // HMOVE
+        case HMOVE: {
             i32 x = hpos / 3;
             if (t.allow_hmove_blank && hmove_is_early(x)) t.hmove_blank = 1;
             t.posp0 = wrap_position(t.posp0 + hmove_motion(x, t.hmp0));
@@ -762,9 +844,9 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.m0_ark = 0;
             break;
         }
-        case 0x2B: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
-        case 0x2C: t.collision = 0; break;
-        default: break;   // audio and unused addresses
+        case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
+        case CXCLR: t.collision = 0; break;
+        default: break;   // RSYNC, audio and unused addresses
     }
     return end_frame;
 }
