@@ -68,12 +68,15 @@ CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
     }
 }
 
+// log2 of the cycles per timer tick that TIM1T, TIM8T, TIM64T and T1024T set.
+CULE_CONST const u8 TIMER_SHIFT[4] = {0, 3, 6, 10};
+
 CULE_HD void riot_poke(Riot& r, u16 addr, u8 value, u32 cycles) {
     if ((addr & 0x07) == 0x01) {
         r.ddra = value;
     } else if ((addr & 0x14) == 0x14) {  // TIM1T, TIM8T, TIM64T, T1024T
         r.timer = value;
-        r.shift = (0xA630u >> (4 * (addr & 0x03))) & 0xF;   // 1, 8, 64, 1024 cycles per tick
+        r.shift = TIMER_SHIFT[addr & 0x03];
         r.cycles_when_set = (i32)cycles;
         r.read_after_int = 0;
     }

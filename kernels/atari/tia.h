@@ -101,6 +101,10 @@ struct ObjectMask {
 };
 enum : u8 { SKIP_FIRST = 0x08, HIDDEN = 0x80 };
 
+// Tia::color's slots, in Stella's order, and the slot each colour register writes.
+enum : u8 { BK_COLOR = 0, PF_COLOR = 1, P0_COLOR = 2, P1_COLOR = 3 };
+CULE_CONST const u8 COLOR_SLOT[4] = {P0_COLOR, P1_COLOR, PF_COLOR, BK_COLOR};   // COLUP0, COLUP1, COLUPF, COLUBK
+
 struct Tia {
     // Colour clocks, relative to the frame's CPU cycle counter times three.
     i32 clock_frame_start, clock_start_display, clock_stop_display;
@@ -114,7 +118,7 @@ struct Tia {
     u16 collision;
     i16 posp0, posp1, posm0, posm1, posbl;
     ObjectMask mp0, mp1, mm0, mm1, mbl;
-    u8 color[4];                 // background, playfield, player 0, player 1
+    u8 color[4];                 // by *_COLOR slot
     u8 vsync, vblank, nusiz0, nusiz1, ctrlpf, prio_score, pf_reflect;
     u8 refp0, refp1, grp0, grp1, dgrp0, dgrp1, cur_grp0, cur_grp1;
     u8 enam0, enam1, enabl, denabl, vdelp0, vdelp1, vdelbl, resmp0, resmp1;
@@ -249,9 +253,9 @@ CULE_HD void fill(u8* fb, i32 pos, i32 n, u8 value) {
 
 // The colour of a pixel drawn by a four-pixel step (playfield or background).
 CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
-    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[0];
-    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? 2 : 3];
-    return t.color[1];
+    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[BK_COLOR];
+    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? P0_COLOR : P1_COLOR];
+    return t.color[PF_COLOR];
 }
 
 // ---- scanline bitmaps ------------------------------------------------------------------------
@@ -377,12 +381,12 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
     // Which colour register each pixel shows is decided for 32 pixels at once, as three bitmaps
-    // (registers 1..3; register 0, the background, where none is set). Score colours also apply
+    // (Tia::color slots 1..3; slot 0, the background, where none is set). Score colours also apply
     // under priority when the playfield is the only object (Stella's playfield-only loop).
     const bool priority = (t.prio_score & PRIORITY_BIT) && !score_only_pf;
     const bool score = (t.prio_score & SCORE_BIT) && !priority;
-    const u64 c0 = byte_broadcast(t.color[0]), d1 = byte_broadcast(t.color[1]) ^ c0,
-              d2 = byte_broadcast(t.color[2]) ^ c0, d3 = byte_broadcast(t.color[3]) ^ c0;
+    const u64 c0 = byte_broadcast(t.color[BK_COLOR]), d1 = byte_broadcast(t.color[PF_COLOR]) ^ c0,
+              d2 = byte_broadcast(t.color[P0_COLOR]) ^ c0, d3 = byte_broadcast(t.color[P1_COLOR]) ^ c0;
     u8* line = fb + pos - hpos;   // the line's first pixel: lines start 8-byte aligned
     // The five words of the line, unrolled, so that each word's bitmaps are built with constant
     // shifts; only the words of the span are built.
@@ -424,7 +428,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         c3 &= shown;
         auto whole = [&](u32 c) { return c == 0 || c == shown; };
         if (whole(c1) && whole(c2) && whole(c3)) {   // one colour: background, a wall, a wide object
-            fill_bytes(line + from, to - from, t.color[c1 ? 1 : c2 ? 2 : c3 ? 3 : 0]);
+            fill_bytes(line + from, to - from, t.color[c1 ? PF_COLOR : c2 ? P0_COLOR : c3 ? P1_COLOR : BK_COLOR]);
             continue;
         }
         // Eight pixels at a time, each bitmap byte widened to a byte mask; the pixels of a group
@@ -455,7 +459,9 @@ CULE_HD void end_of_line(Tia& t) {
     t.mp1 = player_object(t.posp1, t.nusiz1, 0);
     if (t.m0_ark) {
         t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
-        t.posm0 -= (i16)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF);   // 18, 33, 0, 17 pixels
+        // Byte k of the constant: the step for counter k (18, 33, 0, 17 pixels left). Packed, not
+        // a CULE_CONST table: the table costs cule_step_logged two registers (108 -> 110, sm_90).
+        t.posm0 -= (i16)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF);
         if (t.posm0 >= 160) t.posm0 -= 160;
         else if (t.posm0 < 0) t.posm0 += 160;
         t.mm0 = missile_object(t.posm0, t.nusiz0);
@@ -574,13 +580,17 @@ CULE_HD void tia_grey_out(const Tia& t, u8* fb, u32 cycles) {
 
 // ---- CPU access ---------------------------------------------------------------------------
 
+// The collision latch (bit of Tia::collision) each collision register reads in D7; D6 reads
+// the latch after it (CXBLPF has none in D6).
+CULE_CONST const u8 COLLISION_D7_LATCH[8] = {0, 2, 4, 6, 8, 10, 12, 13};
+
 template <bool DRAW>
 CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u8 data_bus) {
     tia_update_to<DRAW>(t, fb, (i32)(cycles * 3));
     u8 noise = data_bus & 0x3F;
     u32 reg = addr & TIA_READ_MASK;
     if (reg <= CXPPMM) {   // collision latches: two per register, one for CXBLPF
-        u32 b = (0xDCA86420u >> (4 * reg)) & 0xF;   // 0, 2, 4, ..., 12, 13
+        u32 b = COLLISION_D7_LATCH[reg];
         u8 v = (t.collision >> b & 1) ? 0x80 : 0;
         if (reg != CXBLPF && (t.collision >> (b + 1) & 1)) v |= 0x40;
         return v | noise;
@@ -654,6 +664,10 @@ CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
 // The write registers in [first, last], as bits of a set indexed by register.
 CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (last - first)) - 1) << first; }
 
+// A playfield write takes effect at the first 4-clock playfield cell boundary at least 2 colour
+// clocks after it; by the write's CPU cycle within the line, mod 4 (Stella's table).
+CULE_CONST const u8 PLAYFIELD_WRITE_DELAY[4] = {4, 5, 2, 3};
+
 // CPU write to the TIA. Returns true when it ends the frame.
 template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
@@ -665,10 +679,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
     switch (addr) {
         case VBLANK: case REFP0: case REFP1: case GRP0: case GRP1: delay = 1; break;
         case NUSIZ0: case NUSIZ1: case RESM0: case RESM1: delay = 8; break;
-        case PF0: case PF1: case PF2: {   // playfield writes land 2..5 clocks later
-            delay = (0x3254 >> (4 * ((clocks_into_line(t, clock) / 3) & 3))) & 0xF;   // 4, 5, 2, 3
-            break;
-        }
+        case PF0: case PF1: case PF2: delay = PLAYFIELD_WRITE_DELAY[(clocks_into_line(t, clock) / 3) & 3]; break;
         default: break;
     }
     bool end_frame = (u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
@@ -718,10 +729,9 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.mp1 = player_object(t.posp1, value, 0);
             t.mm1 = missile_object(t.posm1, value);
             break;
-        case COLUP0: case COLUP1: case COLUPF: case COLUBK: {
-            t.color[(0x0132 >> (4 * (addr - COLUP0))) & 0xF] = value & 0xFE;   // slots 2, 3, 1, 0
+        case COLUP0: case COLUP1: case COLUPF: case COLUBK:
+            t.color[COLOR_SLOT[addr - COLUP0]] = value & 0xFE;
             break;
-        }
         case CTRLPF:
             t.ctrlpf = value;
             t.prio_score = (value & 0x06) << 5;

@@ -489,8 +489,8 @@ Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     t.enabled = (u8)get("myEnabledObjects");
     t.vsync = (u8)get("myVSYNC"); t.vblank = (u8)get("myVBLANK");
     t.nusiz0 = (u8)get("myNUSIZ0"); t.nusiz1 = (u8)get("myNUSIZ1");
-    t.color[0] = (u8)get("myCOLUBK"); t.color[1] = (u8)get("myCOLUPF");   // each byte of the word holds it
-    t.color[2] = (u8)get("myCOLUP0"); t.color[3] = (u8)get("myCOLUP1");
+    t.color[BK_COLOR] = (u8)get("myCOLUBK"); t.color[PF_COLOR] = (u8)get("myCOLUPF");   // each byte of the word holds it
+    t.color[P0_COLOR] = (u8)get("myCOLUP0"); t.color[P1_COLOR] = (u8)get("myCOLUP1");
     t.ctrlpf = (u8)get("myCTRLPF"); t.prio_score = (u8)get("myPlayfieldPriorityAndScore");
     t.pf_reflect = t.ctrlpf & 1;
     t.refp0 = flag("myREFP0"); t.refp1 = flag("myREFP1");
