@@ -157,6 +157,16 @@ CULE_HD u8 reverse_bits(u8 b) {
 // Copies drawn by NUSIZ modes 0..7 besides the first: bit 0 at +16, bit 1 at +32, bit 2 at +64.
 CULE_HD u32 nusiz_copies(u32 mode) { return (0x06043210u >> (mode * 4)) & 0x7; }
 
+// A position moved off either edge of the line, back onto it (the TIA's wrap-around).
+CULE_HD i16 wrap_position(i32 p) {
+    if (p >= SCREEN_WIDTH) p -= SCREEN_WIDTH;
+    else if (p < 0) p += SCREEN_WIDTH;
+    return (i16)p;
+}
+
+// A player's width in pixels: NUSIZ modes 5 and 7 stretch it two and four times.
+CULE_HD i32 player_width(u32 mode) { return mode == 5 ? 16 : mode == 7 ? 32 : 8; }
+
 CULE_HD i32 distance_from(i32 pos, i32 hpos) {
     i32 d = hpos - pos;
     return d < 0 ? d + SCREEN_WIDTH : d;
@@ -213,6 +223,26 @@ CULE_HD ObjectMask ball_object(i16 pos, u8 ctrlpf) {
     return m;
 }
 
+// Missile 0 while the Cosmic Ark trick runs (Stella's rule): one size up, at least two pixels
+// wide, on the lines where the counter is 1; hidden where it is 2.
+CULE_HD ObjectMask cosmic_ark_missile(i16 pos, u8 nusiz, u8 counter) {
+    ObjectMask m = missile_object(pos, nusiz);
+    if (counter == 1) m.shape |= 1 << 3;
+    else if (counter == 2) m.shape |= HIDDEN;
+    return m;
+}
+
+// Every object's mask from its position and size, as a line starts: the players show their first
+// copy again, missile 0 follows the Cosmic Ark trick while it runs. For the writes that move
+// objects all at once (HMOVE) and for states that do not keep masks (an ale-py state).
+CULE_HD void tia_rebuild_masks(Tia& t) {
+    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
+    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+    t.mm0 = t.m0_ark ? cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter) : missile_object(t.posm0, t.nusiz0);
+    t.mm1 = missile_object(t.posm1, t.nusiz1);
+    t.mbl = ball_object(t.posbl, t.ctrlpf);
+}
+
 // ---- drawing --------------------------------------------------------------------------------
 
 // Stella draws the common object combinations with special loops that step four pixels at a
@@ -265,7 +295,8 @@ CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
 // copy by copy, so that a span is drawn a word at a time and only its words are built.
 
 // `pattern` (bit k: pixel start+k) as seen in word w. A copy starting near the right edge
-// wraps round onto pixels 0..31, word 0: the TIA's wrap-around.
+// wraps round onto pixels 0..31, word 0: the TIA's wrap-around. (Copy starts past the edge are
+// taken % SCREEN_WIDTH here, not by wrap_position, which costs cule_step_logged two registers.)
 CULE_HD u32 pattern_word(u32 pattern, i32 start, i32 w) {
     auto shifted = [](u32 p, i32 d) { return d >= 32 || d <= -32 ? 0u : d >= 0 ? p << d : p >> -d; };
     u32 bits = shifted(pattern, start - 32 * w);
@@ -461,12 +492,8 @@ CULE_HD void end_of_line(Tia& t) {
         t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
         // Byte k of the constant: the step for counter k (18, 33, 0, 17 pixels left). Packed, not
         // a CULE_CONST table: the table costs cule_step_logged two registers (108 -> 110, sm_90).
-        t.posm0 -= (i16)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF);
-        if (t.posm0 >= 160) t.posm0 -= 160;
-        else if (t.posm0 < 0) t.posm0 += 160;
-        t.mm0 = missile_object(t.posm0, t.nusiz0);
-        if (t.m0_ark_counter == 1) t.mm0.shape |= 1 << 3;   // one size up
-        else if (t.m0_ark_counter == 2) t.mm0.shape |= HIDDEN;
+        t.posm0 = wrap_position(t.posm0 - (i32)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF));
+        t.mm0 = cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter);
     }
 }
 
@@ -621,12 +648,6 @@ CULE_HD i32 hmove_motion(i32 x, u8 hm) {
     return pulses > l ? l - pulses : 0;
 }
 
-CULE_HD i16 wrap_position(i32 p) {
-    if (p >= 160) p -= 160;
-    else if (p < 0) p += 160;
-    return (i16)p;
-}
-
 CULE_HD void update_player_graphics(Tia& t) {
     u8 g0 = t.vdelp0 ? t.dgrp0 : t.grp0, g1 = t.vdelp1 ? t.dgrp1 : t.grp1;
     t.cur_grp0 = t.refp0 ? reverse_bits(g0) : g0;
@@ -642,11 +663,18 @@ CULE_HD void update_missile_enables(Tia& t) {
                 (t.enam1 && !t.resmp1 ? M1_BIT : 0);
 }
 
+// Where RESxx at colour clock hpos of the line puts an object: `late` pixels after the beam
+// (players 5, missiles and the ball 4), or, written during HBLANK, 2 pixels short of that past
+// the left edge (Stella's 3 and 2).
+CULE_HD i16 reset_position(i32 hpos, i32 late) {
+    return hpos < HBLANK ? (i16)(late - 2) : wrap_position(hpos - HBLANK + late);
+}
+
 // RESPx: where in the old copies the new position falls decides whether the copy being drawn
 // finishes first (+1), the first copy of the line is suppressed (0, +1) or shown (-1).
 CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
     u32 copies = nusiz_copies(mode);
-    i32 width = mode == 5 ? 16 : mode == 7 ? 32 : 8;
+    i32 width = player_width(mode);
     i32 when = 0;
     for (i32 n = newx; n < 160 + 72 + 5; n += 160) {
         i32 d = n - oldx, v = 0;
@@ -763,7 +791,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             i16& pos = addr == RESP0 ? t.posp0 : t.posp1;
             ObjectMask& mask = addr == RESP0 ? t.mp0 : t.mp1;
             u8 nusiz = addr == RESP0 ? t.nusiz0 : t.nusiz1;
-            i16 newx = (i16)(hpos < HBLANK ? 3 : ((hpos - HBLANK) + 5) % 160);
+            i16 newx = reset_position(hpos, 5);
             i32 when = player_reset_when(nusiz & 7, pos, newx);
             if (when == 1) tia_update_to<DRAW>(t, fb, clock + 11);
             pos = newx;
@@ -775,18 +803,18 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         // moves objects at the HMOVE. Stella sets by hand the positions that the games named
         // below need; ALE's TIA keeps these cases, so cule does too.
         case RESM0:
-            t.posm0 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            t.posm0 = reset_position(hpos, 4);
             if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;   // Dolphin
             t.mm0 = missile_object(t.posm0, t.nusiz0);
             break;
         case RESM1:
-            t.posm1 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            t.posm1 = reset_position(hpos, 4);
             if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;   // Pitfall II
             t.mm1 = missile_object(t.posm1, t.nusiz1);
             break;
         case RESBL: {
             i32 since_hmove = clock - t.last_hmove_clock;
-            t.posbl = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
+            t.posbl = reset_position(hpos, 4);
             if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;   // Escape from the Mindmaster
             else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;   // Decathlon
             else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;   // Robot Tank (ALE's and cule's Robotank)
@@ -828,9 +856,8 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             u8& resmp = p0 ? t.resmp0 : t.resmp1;
             if (resmp && !(value & 0x02)) {
                 u8 nusiz = p0 ? t.nusiz0 : t.nusiz1;
-                i16 middle = (nusiz & 7) == 5 ? 8 : (nusiz & 7) == 7 ? 16 : 4;
                 i16& m = p0 ? t.posm0 : t.posm1;
-                m = (i16)(((p0 ? t.posp0 : t.posp1) + middle) % 160);
+                m = wrap_position((p0 ? t.posp0 : t.posp1) + player_width(nusiz & 7) / 2);
                 (p0 ? t.mm0 : t.mm1) = missile_object(m, nusiz);
             }
             resmp = value & 0x02;
@@ -845,13 +872,9 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.posm0 = wrap_position(t.posm0 + hmove_motion(x, t.hmm0));
             t.posm1 = wrap_position(t.posm1 + hmove_motion(x, t.hmm1));
             t.posbl = wrap_position(t.posbl + hmove_motion(x, t.hmbl));
-            t.mbl = ball_object(t.posbl, t.ctrlpf);
-            t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-            t.mp1 = player_object(t.posp1, t.nusiz1, 0);
-            t.mm0 = missile_object(t.posm0, t.nusiz0);
-            t.mm1 = missile_object(t.posm1, t.nusiz1);
+            t.m0_ark = 0;   // an HMOVE ends the Cosmic Ark trick
+            tia_rebuild_masks(t);
             t.last_hmove_clock = clock;
-            t.m0_ark = 0;
             break;
         }
         case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;

@@ -509,13 +509,7 @@ Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     t.hmove_blank = flag("myHMOVEBlankEnabled");
     t.m0_ark = flag("myM0CosmicArkMotionEnabled"); t.m0_ark_counter = (u8)get("myM0CosmicArkCounter");
     t.dump_enabled = flag("myDumpEnabled");
-    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
-    t.mm0 = missile_object(t.posm0, t.nusiz0);
-    t.mm1 = missile_object(t.posm1, t.nusiz1);
-    t.mbl = ball_object(t.posbl, t.ctrlpf);
-    if (t.m0_ark && t.m0_ark_counter == 1) t.mm0.shape |= 1 << 3;
-    else if (t.m0_ark && t.m0_ark_counter == 2) t.mm0.shape |= HIDDEN;
+    tia_rebuild_masks(t);
     c.cycles = (u32)get("myCycles");
     // ALE saves states between frames ended by their VSYNC write, the last access on the bus.
     c.frame_done = 1;
