@@ -45,36 +45,34 @@ CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
         case 0x01: return r.ddra;
         case 0x02: return ports.swchb;
         case 0x03: return r.ddrb;
-        case 0x04:
-        case 0x06: {  // INTIM
-            u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
-            i32 t = (i32)r.timer - (i32)(delta >> r.shift) - 1;
-            if (t >= 0) return (u8)t;
-            t = (i32)(r.timer << r.shift) - (i32)delta - 1;
-            if (t <= -2 && !r.read_after_int) {
-                r.read_after_int = 1;
-                r.cycles_when_int_reset = (i32)cycles;
-            }
-            if (r.read_after_int) {
-                i32 offset = r.cycles_when_int_reset - (r.cycles_when_set + (i32)(r.timer << r.shift));
-                t = (i32)r.timer - (i32)(delta >> r.shift) - offset;
-            }
-            return (u8)t;
-        }
-        default: {  // TIMINT
-            u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
-            i32 t = (i32)r.timer - (i32)(delta >> r.shift) - 1;
-            return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;
-        }
+        default: break;
     }
+    // INTIM (0x04, 0x06) and TIMINT (0x05, 0x07), from the cycles since TIMxT as Stella counts
+    // them at a read; t, the intervals left, is below 0 once the timer has underflowed.
+    u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
+    i32 intervals = (i32)(delta >> r.shift), run = (i32)(r.timer << r.shift);   // run: cycles to underflow
+    i32 t = (i32)r.timer - intervals - 1;
+    if (addr & 0x01) return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;   // TIMINT
+    if (t >= 0) return (u8)t;
+    t = run - (i32)delta - 1;
+    if (t <= -2 && !r.read_after_int) {
+        r.read_after_int = 1;
+        r.cycles_when_int_reset = (i32)cycles;
+    }
+    // Once a read has found it underflowed, Stella counts from that read's cycle.
+    if (r.read_after_int) t = (i32)r.timer - intervals - (r.cycles_when_int_reset - (r.cycles_when_set + run));
+    return (u8)t;
 }
+
+// log2 of the cycles per timer tick that TIM1T, TIM8T, TIM64T and T1024T set.
+CULE_CONST const u8 TIMER_SHIFT[4] = {0, 3, 6, 10};
 
 CULE_HD void riot_poke(Riot& r, u16 addr, u8 value, u32 cycles) {
     if ((addr & 0x07) == 0x01) {
         r.ddra = value;
     } else if ((addr & 0x14) == 0x14) {  // TIM1T, TIM8T, TIM64T, T1024T
         r.timer = value;
-        r.shift = (0xA630u >> (4 * (addr & 0x03))) & 0xF;   // 1, 8, 64, 1024 cycles per tick
+        r.shift = TIMER_SHIFT[addr & 0x03];
         r.cycles_when_set = (i32)cycles;
         r.read_after_int = 0;
     }

@@ -11,6 +11,74 @@
 
 namespace cule {
 
+// The TIA's registers by the names Stella gives them (TIAConstants.hxx, after the Stella
+// Programmer's Guide). A write decodes six address bits, a read four, so the read registers
+// share their numbers with the first write registers.
+enum : u8 { TIA_WRITE_MASK = 0x3F, TIA_READ_MASK = 0x0F };
+enum TiaWriteRegister : u8 {
+    VSYNC = 0x00,    // vertical sync set-clear (D1)
+    VBLANK = 0x01,   // vertical blank set-clear (D1); D7 grounds the paddle capacitors
+    WSYNC = 0x02,    // strobe: halt the CPU until the end of the line
+    RSYNC = 0x03,    // strobe: reset the horizontal sync counter (no effect in Stella)
+    NUSIZ0 = 0x04,   // number and size of player 0 and missile 0 (D5-0)
+    NUSIZ1 = 0x05,   // number and size of player 1 and missile 1 (D5-0)
+    COLUP0 = 0x06,   // colour and luminance of player 0 and missile 0 (D7-1)
+    COLUP1 = 0x07,   // colour and luminance of player 1 and missile 1 (D7-1)
+    COLUPF = 0x08,   // colour and luminance of the playfield and ball (D7-1)
+    COLUBK = 0x09,   // colour and luminance of the background (D7-1)
+    CTRLPF = 0x0A,   // playfield reflection (D0), score (D1), priority (D2), ball size (D5-4)
+    REFP0 = 0x0B,    // reflect player 0 (D3)
+    REFP1 = 0x0C,    // reflect player 1 (D3)
+    PF0 = 0x0D,      // playfield, first four cells (D7-4)
+    PF1 = 0x0E,      // playfield, next eight cells (D7-0)
+    PF2 = 0x0F,      // playfield, last eight cells (D7-0)
+    RESP0 = 0x10,    // strobe: player 0 starts at the beam
+    RESP1 = 0x11,    // strobe: player 1 starts at the beam
+    RESM0 = 0x12,    // strobe: missile 0 starts at the beam
+    RESM1 = 0x13,    // strobe: missile 1 starts at the beam
+    RESBL = 0x14,    // strobe: the ball starts at the beam
+    AUDC0 = 0x15,    // audio control 0 (sound is not emulated)
+    AUDC1 = 0x16,    // audio control 1
+    AUDF0 = 0x17,    // audio frequency 0
+    AUDF1 = 0x18,    // audio frequency 1
+    AUDV0 = 0x19,    // audio volume 0
+    AUDV1 = 0x1A,    // audio volume 1
+    GRP0 = 0x1B,     // graphics of player 0 (D7-0)
+    GRP1 = 0x1C,     // graphics of player 1 (D7-0)
+    ENAM0 = 0x1D,    // enable missile 0 (D1)
+    ENAM1 = 0x1E,    // enable missile 1 (D1)
+    ENABL = 0x1F,    // enable the ball (D1)
+    HMP0 = 0x20,     // horizontal motion of player 0 (D7-4)
+    HMP1 = 0x21,     // horizontal motion of player 1 (D7-4)
+    HMM0 = 0x22,     // horizontal motion of missile 0 (D7-4)
+    HMM1 = 0x23,     // horizontal motion of missile 1 (D7-4)
+    HMBL = 0x24,     // horizontal motion of the ball (D7-4)
+    VDELP0 = 0x25,   // vertical delay of player 0 (D0)
+    VDELP1 = 0x26,   // vertical delay of player 1 (D0)
+    VDELBL = 0x27,   // vertical delay of the ball (D0)
+    RESMP0 = 0x28,   // lock missile 0 to player 0 (D1)
+    RESMP1 = 0x29,   // lock missile 1 to player 1 (D1)
+    HMOVE = 0x2A,    // strobe: apply the horizontal motion registers
+    HMCLR = 0x2B,    // strobe: clear the horizontal motion registers
+    CXCLR = 0x2C,    // strobe: clear the collision latches
+};
+enum TiaReadRegister : u8 {
+    CXM0P = 0x00,    // collisions: D7 missile 0 and player 1, D6 missile 0 and player 0
+    CXM1P = 0x01,    // D7 missile 1 and player 0, D6 missile 1 and player 1
+    CXP0FB = 0x02,   // D7 player 0 and playfield, D6 player 0 and ball
+    CXP1FB = 0x03,   // D7 player 1 and playfield, D6 player 1 and ball
+    CXM0FB = 0x04,   // D7 missile 0 and playfield, D6 missile 0 and ball
+    CXM1FB = 0x05,   // D7 missile 1 and playfield, D6 missile 1 and ball
+    CXBLPF = 0x06,   // D7 ball and playfield; D6 unused
+    CXPPMM = 0x07,   // D7 player 0 and player 1, D6 missile 0 and missile 1
+    INPT0 = 0x08,    // paddle capacitors (D7): left port's two paddles, then the right port's
+    INPT1 = 0x09,
+    INPT2 = 0x0A,
+    INPT3 = 0x0B,
+    INPT4 = 0x0C,    // left joystick's fire button (D7, 0 when pressed)
+    INPT5 = 0x0D,    // right joystick's fire button
+};
+
 enum : u8 {
     P0_BIT = 0x01, M0_BIT = 0x02, P1_BIT = 0x04, M1_BIT = 0x08,
     BL_BIT = 0x10, PF_BIT = 0x20, SCORE_BIT = 0x40, PRIORITY_BIT = 0x80,
@@ -33,6 +101,10 @@ struct ObjectMask {
 };
 enum : u8 { SKIP_FIRST = 0x08, HIDDEN = 0x80 };
 
+// Tia::color's slots, in Stella's order, and the slot each colour register writes.
+enum : u8 { BK_COLOR = 0, PF_COLOR = 1, P0_COLOR = 2, P1_COLOR = 3 };
+CULE_CONST const u8 COLOR_SLOT[4] = {P0_COLOR, P1_COLOR, PF_COLOR, BK_COLOR};   // COLUP0, COLUP1, COLUPF, COLUBK
+
 struct Tia {
     // Colour clocks, relative to the frame's CPU cycle counter times three.
     i32 clock_frame_start, clock_start_display, clock_stop_display;
@@ -46,7 +118,7 @@ struct Tia {
     u16 collision;
     i16 posp0, posp1, posm0, posm1, posbl;
     ObjectMask mp0, mp1, mm0, mm1, mbl;
-    u8 color[4];                 // background, playfield, player 0, player 1
+    u8 color[4];                 // by *_COLOR slot
     u8 vsync, vblank, nusiz0, nusiz1, ctrlpf, prio_score, pf_reflect;
     u8 refp0, refp1, grp0, grp1, dgrp0, dgrp1, cur_grp0, cur_grp1;
     u8 enam0, enam1, enabl, denabl, vdelp0, vdelp1, vdelbl, resmp0, resmp1;
@@ -84,6 +156,16 @@ CULE_HD u8 reverse_bits(u8 b) {
 
 // Copies drawn by NUSIZ modes 0..7 besides the first: bit 0 at +16, bit 1 at +32, bit 2 at +64.
 CULE_HD u32 nusiz_copies(u32 mode) { return (0x06043210u >> (mode * 4)) & 0x7; }
+
+// A position moved off either edge of the line, back onto it (the TIA's wrap-around).
+CULE_HD i16 wrap_position(i32 p) {
+    if (p >= SCREEN_WIDTH) p -= SCREEN_WIDTH;
+    else if (p < 0) p += SCREEN_WIDTH;
+    return (i16)p;
+}
+
+// A player's width in pixels: NUSIZ modes 5 and 7 stretch it two and four times.
+CULE_HD i32 player_width(u32 mode) { return mode == 5 ? 16 : mode == 7 ? 32 : 8; }
 
 CULE_HD i32 distance_from(i32 pos, i32 hpos) {
     i32 d = hpos - pos;
@@ -141,6 +223,26 @@ CULE_HD ObjectMask ball_object(i16 pos, u8 ctrlpf) {
     return m;
 }
 
+// Missile 0 while the Cosmic Ark trick runs (Stella's rule): one size up, at least two pixels
+// wide, on the lines where the counter is 1; hidden where it is 2.
+CULE_HD ObjectMask cosmic_ark_missile(i16 pos, u8 nusiz, u8 counter) {
+    ObjectMask m = missile_object(pos, nusiz);
+    if (counter == 1) m.shape |= 1 << 3;
+    else if (counter == 2) m.shape |= HIDDEN;
+    return m;
+}
+
+// Every object's mask from its position and size, as a line starts: the players show their first
+// copy again, missile 0 follows the Cosmic Ark trick while it runs. For the writes that move
+// objects all at once (HMOVE) and for states that do not keep masks (an ale-py state).
+CULE_HD void tia_rebuild_masks(Tia& t) {
+    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
+    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+    t.mm0 = t.m0_ark ? cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter) : missile_object(t.posm0, t.nusiz0);
+    t.mm1 = missile_object(t.posm1, t.nusiz1);
+    t.mbl = ball_object(t.posbl, t.ctrlpf);
+}
+
 // ---- drawing --------------------------------------------------------------------------------
 
 // Stella draws the common object combinations with special loops that step four pixels at a
@@ -181,9 +283,9 @@ CULE_HD void fill(u8* fb, i32 pos, i32 n, u8 value) {
 
 // The colour of a pixel drawn by a four-pixel step (playfield or background).
 CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
-    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[0];
-    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? 2 : 3];
-    return t.color[1];
+    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[BK_COLOR];
+    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? P0_COLOR : P1_COLOR];
+    return t.color[PF_COLOR];
 }
 
 // ---- scanline bitmaps ------------------------------------------------------------------------
@@ -193,7 +295,8 @@ CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
 // copy by copy, so that a span is drawn a word at a time and only its words are built.
 
 // `pattern` (bit k: pixel start+k) as seen in word w. A copy starting near the right edge
-// wraps round onto pixels 0..31, word 0: the TIA's wrap-around.
+// wraps round onto pixels 0..31, word 0: the TIA's wrap-around. (Copy starts past the edge are
+// taken % SCREEN_WIDTH here, not by wrap_position, which costs cule_step_logged two registers.)
 CULE_HD u32 pattern_word(u32 pattern, i32 start, i32 w) {
     auto shifted = [](u32 p, i32 d) { return d >= 32 || d <= -32 ? 0u : d >= 0 ? p << d : p >> -d; };
     u32 bits = shifted(pattern, start - 32 * w);
@@ -309,12 +412,12 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
     // Which colour register each pixel shows is decided for 32 pixels at once, as three bitmaps
-    // (registers 1..3; register 0, the background, where none is set). Score colours also apply
+    // (Tia::color slots 1..3; slot 0, the background, where none is set). Score colours also apply
     // under priority when the playfield is the only object (Stella's playfield-only loop).
     const bool priority = (t.prio_score & PRIORITY_BIT) && !score_only_pf;
     const bool score = (t.prio_score & SCORE_BIT) && !priority;
-    const u64 c0 = byte_broadcast(t.color[0]), d1 = byte_broadcast(t.color[1]) ^ c0,
-              d2 = byte_broadcast(t.color[2]) ^ c0, d3 = byte_broadcast(t.color[3]) ^ c0;
+    const u64 c0 = byte_broadcast(t.color[BK_COLOR]), d1 = byte_broadcast(t.color[PF_COLOR]) ^ c0,
+              d2 = byte_broadcast(t.color[P0_COLOR]) ^ c0, d3 = byte_broadcast(t.color[P1_COLOR]) ^ c0;
     u8* line = fb + pos - hpos;   // the line's first pixel: lines start 8-byte aligned
     // The five words of the line, unrolled, so that each word's bitmaps are built with constant
     // shifts; only the words of the span are built.
@@ -356,7 +459,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         c3 &= shown;
         auto whole = [&](u32 c) { return c == 0 || c == shown; };
         if (whole(c1) && whole(c2) && whole(c3)) {   // one colour: background, a wall, a wide object
-            fill_bytes(line + from, to - from, t.color[c1 ? 1 : c2 ? 2 : c3 ? 3 : 0]);
+            fill_bytes(line + from, to - from, t.color[c1 ? PF_COLOR : c2 ? P0_COLOR : c3 ? P1_COLOR : BK_COLOR]);
             continue;
         }
         // Eight pixels at a time, each bitmap byte widened to a byte mask; the pixels of a group
@@ -387,12 +490,10 @@ CULE_HD void end_of_line(Tia& t) {
     t.mp1 = player_object(t.posp1, t.nusiz1, 0);
     if (t.m0_ark) {
         t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
-        t.posm0 -= (i16)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF);   // 18, 33, 0, 17 pixels
-        if (t.posm0 >= 160) t.posm0 -= 160;
-        else if (t.posm0 < 0) t.posm0 += 160;
-        t.mm0 = missile_object(t.posm0, t.nusiz0);
-        if (t.m0_ark_counter == 1) t.mm0.shape |= 1 << 3;   // one size up
-        else if (t.m0_ark_counter == 2) t.mm0.shape |= HIDDEN;
+        // Byte k of the constant: the step for counter k (18, 33, 0, 17 pixels left). Packed, not
+        // a CULE_CONST table: the table costs cule_step_logged two registers (108 -> 110, sm_90).
+        t.posm0 = wrap_position(t.posm0 - (i32)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF));
+        t.mm0 = cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter);
     }
 }
 
@@ -506,25 +607,29 @@ CULE_HD void tia_grey_out(const Tia& t, u8* fb, u32 cycles) {
 
 // ---- CPU access ---------------------------------------------------------------------------
 
+// The collision latch (bit of Tia::collision) each collision register reads in D7; D6 reads
+// the latch after it (CXBLPF has none in D6).
+CULE_CONST const u8 COLLISION_D7_LATCH[8] = {0, 2, 4, 6, 8, 10, 12, 13};
+
 template <bool DRAW>
 CULE_HD u8 tia_peek(Tia& t, u8* fb, const TiaInputs& in, u16 addr, u32 cycles, u8 data_bus) {
     tia_update_to<DRAW>(t, fb, (i32)(cycles * 3));
     u8 noise = data_bus & 0x3F;
-    u32 reg = addr & 0x0F;
-    if (reg < 8) {   // collision latches: two per register, one for CXBLPF
-        u32 b = (0xDCA86420u >> (4 * reg)) & 0xF;   // 0, 2, 4, ..., 12, 13
+    u32 reg = addr & TIA_READ_MASK;
+    if (reg <= CXPPMM) {   // collision latches: two per register, one for CXBLPF
+        u32 b = COLLISION_D7_LATCH[reg];
         u8 v = (t.collision >> b & 1) ? 0x80 : 0;
-        if (reg != 6 && (t.collision >> (b + 1) & 1)) v |= 0x40;
+        if (reg != CXBLPF && (t.collision >> (b + 1) & 1)) v |= 0x40;
         return v | noise;
     }
-    if (reg < 12) {  // INPT0..3: paddle capacitors, grounded while VBLANK bit 7 dumps them
-        i32 r = in.resistance[reg - 8];
+    if (reg <= INPT3) {   // paddle capacitors, grounded while VBLANK bit 7 dumps them
+        i32 r = in.resistance[reg - INPT0];
         if (r == 0) return 0x80 | noise;
         if (r == PADDLE_NONE || t.dump_enabled) return noise;
-        return cycles > (u32)t.dump_disabled_cycle + in.charge_cycles[reg - 8] ? (0x80 | noise) : noise;
+        return cycles > (u32)t.dump_disabled_cycle + in.charge_cycles[reg - INPT0] ? (0x80 | noise) : noise;
     }
-    if (reg == 12) return in.inpt4 | noise;
-    if (reg == 13) return in.inpt5 | noise;
+    if (reg == INPT4) return in.inpt4 | noise;
+    if (reg == INPT5) return in.inpt5 | noise;
     return noise;
 }
 
@@ -543,12 +648,6 @@ CULE_HD i32 hmove_motion(i32 x, u8 hm) {
     return pulses > l ? l - pulses : 0;
 }
 
-CULE_HD i16 wrap_position(i32 p) {
-    if (p >= 160) p -= 160;
-    else if (p < 0) p += 160;
-    return (i16)p;
-}
-
 CULE_HD void update_player_graphics(Tia& t) {
     u8 g0 = t.vdelp0 ? t.dgrp0 : t.grp0, g1 = t.vdelp1 ? t.dgrp1 : t.grp1;
     t.cur_grp0 = t.refp0 ? reverse_bits(g0) : g0;
@@ -564,11 +663,18 @@ CULE_HD void update_missile_enables(Tia& t) {
                 (t.enam1 && !t.resmp1 ? M1_BIT : 0);
 }
 
+// Where RESxx at colour clock hpos of the line puts an object: `late` pixels after the beam
+// (players 5, missiles and the ball 4), or, written during HBLANK, 2 pixels short of that past
+// the left edge (Stella's 3 and 2).
+CULE_HD i16 reset_position(i32 hpos, i32 late) {
+    return hpos < HBLANK ? (i16)(late - 2) : wrap_position(hpos - HBLANK + late);
+}
+
 // RESPx: where in the old copies the new position falls decides whether the copy being drawn
 // finishes first (+1), the first copy of the line is suppressed (0, +1) or shown (-1).
 CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
     u32 copies = nusiz_copies(mode);
-    i32 width = mode == 5 ? 16 : mode == 7 ? 32 : 8;
+    i32 width = player_width(mode);
     i32 when = 0;
     for (i32 n = newx; n < 160 + 72 + 5; n += 160) {
         i32 d = n - oldx, v = 0;
@@ -583,19 +689,25 @@ CULE_HD i32 player_reset_when(u32 mode, i32 oldx, i32 newx) {
     return when;
 }
 
+// The write registers in [first, last], as bits of a set indexed by register.
+CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (last - first)) - 1) << first; }
+
+// A playfield write takes effect at the first 4-clock playfield cell boundary at least 2 colour
+// clocks after it; by the write's CPU cycle within the line, mod 4 (Stella's table).
+CULE_CONST const u8 PLAYFIELD_WRITE_DELAY[4] = {4, 5, 2, 3};
+
 // CPU write to the TIA. Returns true when it ends the frame.
 template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
-    addr &= 0x3F;
+    addr &= TIA_WRITE_MASK;
     i32 clock = (i32)(cycles * 3);
+    // Stella's poke delays: the picture is drawn this many colour clocks past the write before
+    // the write takes effect.
     i32 delay = 0;
     switch (addr) {
-        case 0x01: case 0x0B: case 0x0C: case 0x1B: case 0x1C: delay = 1; break;
-        case 0x04: case 0x05: case 0x12: case 0x13: delay = 8; break;
-        case 0x0D: case 0x0E: case 0x0F: {   // playfield writes land 2..5 clocks later
-            delay = (0x3254 >> (4 * ((clocks_into_line(t, clock) / 3) & 3))) & 0xF;   // 4, 5, 2, 3
-            break;
-        }
+        case VBLANK: case REFP0: case REFP1: case GRP0: case GRP1: delay = 1; break;
+        case NUSIZ0: case NUSIZ1: case RESM0: case RESM1: delay = 8; break;
+        case PF0: case PF1: case PF2: delay = PLAYFIELD_WRITE_DELAY[(clocks_into_line(t, clock) / 3) & 3]; break;
         default: break;
     }
     bool end_frame = (u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
@@ -604,13 +716,15 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
     // is covered by the span after it. Only the frame's last span shows, so a write ending the
     // frame draws, and a frame cut by the instruction cap catches up in console_frame.
-    const u64 NOT_DRAWN = 0x3ull << 0x02 | 0x3Full << 0x15 | 0x1Full << 0x20 | 1ull << 0x2B | 0x7FFFFull << 0x2D;
+    constexpr u64 NOT_DRAWN = write_registers(WSYNC, RSYNC) | write_registers(AUDC0, AUDV1) |
+                              write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
+                              write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) t.clock_deferred_update = clock;
     else tia_update_to<DRAW>(t, fb, clock + delay);
 
     i32 hpos = clocks_into_line(t, clock);
     switch (addr) {
-        case 0x00:  // VSYNC
+        case VSYNC:
             t.vsync = value;
             if (value & 0x02) {
                 t.vsync_finish_clock = clock + CLOCKS_PER_LINE;
@@ -619,7 +733,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                 end_frame = true;
             }
             break;
-        case 0x01:  // VBLANK; bit 7 grounds the paddle capacitors
+        case VBLANK:  // bit 7 grounds the paddle capacitors
             if (!(t.vblank & 0x80) && (value & 0x80)) t.dump_enabled = 1;
             if ((t.vblank & 0x80) && !(value & 0x80)) {
                 t.dump_enabled = 0;
@@ -627,125 +741,130 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             }
             t.vblank = value;
             break;
-        case 0x02:  // WSYNC
+        case WSYNC:   // the 6507 halts only in a read cycle: not on the second write of a read-modify-write
             if (last_access_was_read) {
                 u32 to_end = 76 - ((cycles - (u32)(t.clock_frame_start / 3)) % 76);
                 if (to_end < 76) cycles += to_end;
             }
             break;
-        case 0x04:
+        case NUSIZ0:
             t.nusiz0 = value;
             t.mp0 = player_object(t.posp0, value, 0);
             t.mm0 = missile_object(t.posm0, value);
             break;
-        case 0x05:
+        case NUSIZ1:
             t.nusiz1 = value;
             t.mp1 = player_object(t.posp1, value, 0);
             t.mm1 = missile_object(t.posm1, value);
             break;
-        case 0x06: case 0x07: case 0x08: case 0x09: {   // COLUP0 COLUP1 COLUPF COLUBK
-            t.color[(0x0132 >> (4 * (addr - 6))) & 0xF] = value & 0xFE;   // slots 2, 3, 1, 0
+        case COLUP0: case COLUP1: case COLUPF: case COLUBK:
+            t.color[COLOR_SLOT[addr - COLUP0]] = value & 0xFE;
             break;
-        }
-        case 0x0A:  // CTRLPF
+        case CTRLPF:
             t.ctrlpf = value;
             t.prio_score = (value & 0x06) << 5;
+            // The reflection changes at once while the beam has not reached the playfield's right
+            // half, else from the next line (end_of_line). HBLANK + 79 is Stella's bound, `68 + 79`
+            // colour clocks into the line: pixel 79, one short of the right half's first pixel.
             if (hpos < HBLANK + 79) t.pf_reflect = value & 1;
             t.mbl = ball_object(t.posbl, value);
             break;
-        case 0x0B:
+        case REFP0:
             if (((value & 0x08) != 0) != (t.refp0 != 0)) {
                 t.refp0 = (value & 0x08) != 0;
                 t.cur_grp0 = reverse_bits(t.cur_grp0);
             }
             break;
-        case 0x0C:
+        case REFP1:
             if (((value & 0x08) != 0) != (t.refp1 != 0)) {
                 t.refp1 = (value & 0x08) != 0;
                 t.cur_grp1 = reverse_bits(t.cur_grp1);
             }
             break;
-        case 0x0D: case 0x0E: case 0x0F:
-            if (addr == 0x0D) t.pf = (t.pf & 0x000FFFF0) | ((value >> 4) & 0x0F);
-            else if (addr == 0x0E) t.pf = (t.pf & 0x000FF00F) | ((u32)value << 4);
+        case PF0: case PF1: case PF2:
+            if (addr == PF0) t.pf = (t.pf & 0x000FFFF0) | ((value >> 4) & 0x0F);
+            else if (addr == PF1) t.pf = (t.pf & 0x000FF00F) | ((u32)value << 4);
             else t.pf = (t.pf & 0x00000FFF) | ((u32)value << 12);
             t.enabled = t.pf ? (t.enabled | PF_BIT) : (t.enabled & ~PF_BIT);
             break;
-        case 0x10: case 0x11: {  // RESP0 RESP1
-            i16& pos = addr == 0x10 ? t.posp0 : t.posp1;
-            ObjectMask& mask = addr == 0x10 ? t.mp0 : t.mp1;
-            u8 nusiz = addr == 0x10 ? t.nusiz0 : t.nusiz1;
-            i16 newx = (i16)(hpos < HBLANK ? 3 : ((hpos - HBLANK) + 5) % 160);
+        case RESP0: case RESP1: {
+            i16& pos = addr == RESP0 ? t.posp0 : t.posp1;
+            ObjectMask& mask = addr == RESP0 ? t.mp0 : t.mp1;
+            u8 nusiz = addr == RESP0 ? t.nusiz0 : t.nusiz1;
+            i16 newx = reset_position(hpos, 5);
             i32 when = player_reset_when(nusiz & 7, pos, newx);
             if (when == 1) tia_update_to<DRAW>(t, fb, clock + 11);
             pos = newx;
             mask = player_object(newx, nusiz, when == -1 ? 0 : SKIP_FIRST);
             break;
         }
-        case 0x12:
-            t.posm0 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;
+        // RESM0, RESM1 and RESBL soon after an HMOVE: on the chip the HMOVE's extra motion clocks
+        // go on for up to 20 CPU cycles and also move an object reset meanwhile, while this TIA
+        // moves objects at the HMOVE. Stella sets by hand the positions that the games named
+        // below need; ALE's TIA keeps these cases, so cule does too.
+        case RESM0:
+            t.posm0 = reset_position(hpos, 4);
+            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;   // Dolphin
             t.mm0 = missile_object(t.posm0, t.nusiz0);
             break;
-        case 0x13:
-            t.posm1 = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;
+        case RESM1:
+            t.posm1 = reset_position(hpos, 4);
+            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;   // Pitfall II
             t.mm1 = missile_object(t.posm1, t.nusiz1);
             break;
-        case 0x14: {
+        case RESBL: {
             i32 since_hmove = clock - t.last_hmove_clock;
-            t.posbl = (i16)(hpos < HBLANK ? 2 : ((hpos - HBLANK) + 4) % 160);
-            if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;
-            else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;
-            else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;
-            else if (since_hmove == 6 * 3 && hpos == 27) t.posbl = 5;
+            t.posbl = reset_position(hpos, 4);
+            if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;   // Escape from the Mindmaster
+            else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;   // Decathlon
+            else if (since_hmove == 7 * 3 && hpos == 30) t.posbl = 6;   // Robot Tank (ALE's and cule's Robotank)
+            else if (since_hmove == 6 * 3 && hpos == 27) t.posbl = 5;   // Hole Hunter
             t.mbl = ball_object(t.posbl, t.ctrlpf);
             break;
         }
-        case 0x1B:  // GRP0 also moves GRP1 into its delay register
+        case GRP0:  // also moves GRP1 into its delay register
             t.grp0 = value;
             t.dgrp1 = t.grp1;
             update_player_graphics(t);
             break;
-        case 0x1C:  // GRP1 also moves GRP0 and ENABL into their delay registers
+        case GRP1:  // also moves GRP0 and ENABL into their delay registers
             t.grp1 = value;
             t.dgrp0 = t.grp0;
             t.denabl = t.enabl;
             update_player_graphics(t);
             update_ball_enable(t);
             break;
-        case 0x1D: t.enam0 = value & 0x02; update_missile_enables(t); break;
-        case 0x1E: t.enam1 = value & 0x02; update_missile_enables(t); break;
-        case 0x1F: t.enabl = value & 0x02; update_ball_enable(t); break;
-        case 0x20: t.hmp0 = value >> 4; break;
-        case 0x21: t.hmp1 = value >> 4; break;
-        case 0x22:  // HMM0; the Cosmic Ark trick: HMM0 7 -> 6 right after an HMOVE
+        case ENAM0: t.enam0 = value & 0x02; update_missile_enables(t); break;
+        case ENAM1: t.enam1 = value & 0x02; update_missile_enables(t); break;
+        case ENABL: t.enabl = value & 0x02; update_ball_enable(t); break;
+        case HMP0: t.hmp0 = value >> 4; break;
+        case HMP1: t.hmp1 = value >> 4; break;
+        case HMM0:  // HMM0 7 -> 6 right after an HMOVE starts Cosmic Ark's star field (end_of_line)
             if (clock == t.last_hmove_clock + 21 * 3 && t.hmm0 == 7 && (value >> 4) == 6) {
                 t.m0_ark = 1;
                 t.m0_ark_counter = 0;
             }
             t.hmm0 = value >> 4;
             break;
-        case 0x23: t.hmm1 = value >> 4; break;
-        case 0x24: t.hmbl = value >> 4; break;
-        case 0x25: t.vdelp0 = value & 1; update_player_graphics(t); break;
-        case 0x26: t.vdelp1 = value & 1; update_player_graphics(t); break;
-        case 0x27: t.vdelbl = value & 1; update_ball_enable(t); break;
-        case 0x28: case 0x29: {  // RESMP0 RESMP1: releasing centres the missile on its player
-            bool p0 = addr == 0x28;
+        case HMM1: t.hmm1 = value >> 4; break;
+        case HMBL: t.hmbl = value >> 4; break;
+        case VDELP0: t.vdelp0 = value & 1; update_player_graphics(t); break;
+        case VDELP1: t.vdelp1 = value & 1; update_player_graphics(t); break;
+        case VDELBL: t.vdelbl = value & 1; update_ball_enable(t); break;
+        case RESMP0: case RESMP1: {  // releasing centres the missile on its player
+            bool p0 = addr == RESMP0;
             u8& resmp = p0 ? t.resmp0 : t.resmp1;
             if (resmp && !(value & 0x02)) {
                 u8 nusiz = p0 ? t.nusiz0 : t.nusiz1;
-                i16 middle = (nusiz & 7) == 5 ? 8 : (nusiz & 7) == 7 ? 16 : 4;
                 i16& m = p0 ? t.posm0 : t.posm1;
-                m = (i16)(((p0 ? t.posp0 : t.posp1) + middle) % 160);
+                m = wrap_position((p0 ? t.posp0 : t.posp1) + player_width(nusiz & 7) / 2);
                 (p0 ? t.mm0 : t.mm1) = missile_object(m, nusiz);
             }
             resmp = value & 0x02;
             update_missile_enables(t);
             break;
         }
-        case 0x2A: {  // HMOVE
+        case HMOVE: {
             i32 x = hpos / 3;
             if (t.allow_hmove_blank && hmove_is_early(x)) t.hmove_blank = 1;
             t.posp0 = wrap_position(t.posp0 + hmove_motion(x, t.hmp0));
@@ -753,18 +872,14 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.posm0 = wrap_position(t.posm0 + hmove_motion(x, t.hmm0));
             t.posm1 = wrap_position(t.posm1 + hmove_motion(x, t.hmm1));
             t.posbl = wrap_position(t.posbl + hmove_motion(x, t.hmbl));
-            t.mbl = ball_object(t.posbl, t.ctrlpf);
-            t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-            t.mp1 = player_object(t.posp1, t.nusiz1, 0);
-            t.mm0 = missile_object(t.posm0, t.nusiz0);
-            t.mm1 = missile_object(t.posm1, t.nusiz1);
+            t.m0_ark = 0;   // an HMOVE ends the Cosmic Ark trick
+            tia_rebuild_masks(t);
             t.last_hmove_clock = clock;
-            t.m0_ark = 0;
             break;
         }
-        case 0x2B: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
-        case 0x2C: t.collision = 0; break;
-        default: break;   // audio and unused addresses
+        case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
+        case CXCLR: t.collision = 0; break;
+        default: break;   // RSYNC, audio and unused addresses
     }
     return end_frame;
 }

@@ -20,7 +20,7 @@ typedef u32 TiaEvent;
 enum : u32 { TIA_EVENT_CYCLES = 1u << 17, TIA_EVENT_READ = 1u << 14 };
 
 CULE_HD u32 tia_event_cycles(TiaEvent e) { return e >> 15; }
-CULE_HD u8 tia_event_addr(TiaEvent e) { return (u8)((e >> 8) & 0x3F); }
+CULE_HD u8 tia_event_addr(TiaEvent e) { return (u8)((e >> 8) & TIA_WRITE_MASK); }
 CULE_HD u8 tia_event_value(TiaEvent e) { return (u8)e; }
 
 struct TiaLog {
@@ -38,7 +38,7 @@ CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = l
 CULE_HD void tia_log_event(TiaLog& log, u32 cycles, bool read, u32 addr, u8 value) {
     if (cycles >= TIA_EVENT_CYCLES) log.count = TIA_LOG_EVENTS;   // not representable: no replay
     if (log.count < TIA_LOG_EVENTS)
-        log.events[log.count] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & 0x3F) << 8 | value;
+        log.events[log.count] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & TIA_WRITE_MASK) << 8 | value;
     log.count += 1;
 }
 

@@ -487,8 +487,8 @@ Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     t.enabled = (u8)get("myEnabledObjects");
     t.vsync = (u8)get("myVSYNC"); t.vblank = (u8)get("myVBLANK");
     t.nusiz0 = (u8)get("myNUSIZ0"); t.nusiz1 = (u8)get("myNUSIZ1");
-    t.color[0] = (u8)get("myCOLUBK"); t.color[1] = (u8)get("myCOLUPF");   // each byte of the word holds it
-    t.color[2] = (u8)get("myCOLUP0"); t.color[3] = (u8)get("myCOLUP1");
+    t.color[BK_COLOR] = (u8)get("myCOLUBK"); t.color[PF_COLOR] = (u8)get("myCOLUPF");   // each byte of the word holds it
+    t.color[P0_COLOR] = (u8)get("myCOLUP0"); t.color[P1_COLOR] = (u8)get("myCOLUP1");
     t.ctrlpf = (u8)get("myCTRLPF"); t.prio_score = (u8)get("myPlayfieldPriorityAndScore");
     t.pf_reflect = t.ctrlpf & 1;
     t.refp0 = flag("myREFP0"); t.refp1 = flag("myREFP1");
@@ -507,13 +507,7 @@ Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     t.hmove_blank = flag("myHMOVEBlankEnabled");
     t.m0_ark = flag("myM0CosmicArkMotionEnabled"); t.m0_ark_counter = (u8)get("myM0CosmicArkCounter");
     t.dump_enabled = flag("myDumpEnabled");
-    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
-    t.mm0 = missile_object(t.posm0, t.nusiz0);
-    t.mm1 = missile_object(t.posm1, t.nusiz1);
-    t.mbl = ball_object(t.posbl, t.ctrlpf);
-    if (t.m0_ark && t.m0_ark_counter == 1) t.mm0.shape |= 1 << 3;
-    else if (t.m0_ark && t.m0_ark_counter == 2) t.mm0.shape |= HIDDEN;
+    tia_rebuild_masks(t);
     c.cycles = (u32)get("myCycles");
     // ALE saves states between frames ended by their VSYNC write, the last access on the bus.
     c.frame_done = 1;
