@@ -14,7 +14,7 @@ using namespace cule;
     i32 game, u32 wiring, i32 frameskip, u64 repeat_threshold, i32 max_episode_frames, u32 legal_actions, i32 flags
 #define CULE_CONFIG_ARGS game, wiring, frameskip, repeat_threshold, max_episode_frames, legal_actions, flags
 
-__device__ StepConfig step_config(u32 pool_size, CULE_CONFIG_PARAMS) {
+__device__ StepConfig step_config(CULE_CONFIG_PARAMS) {
     StepConfig cfg;
 #ifdef CULE_GAME
     cfg.game = CULE_GAME;
@@ -26,7 +26,6 @@ __device__ StepConfig step_config(u32 pool_size, CULE_CONFIG_PARAMS) {
     cfg.repeat_threshold = repeat_threshold;
     cfg.max_episode_frames = max_episode_frames;
     cfg.legal_actions = legal_actions;
-    cfg.pool_size = pool_size;
     cfg.episodic_life = flags & 1;
     cfg.life_loss_info = flags >> 1 & 1;
     return cfg;
@@ -48,12 +47,12 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
         terminated[i] = truncated[i] = 0;
         return;
     }
-    const StepConfig cfg = step_config(pool_size, CULE_CONFIG_ARGS);
-    u8* screen = screens + (u64)i * 2 * SCREEN_PIXELS;
+    const StepConfig cfg = step_config(CULE_CONFIG_ARGS);
+    const EnvSlot env = {machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i]};
+    const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
-    if (LOGGED) s = env_step_logged(machines[i], screen, rng[i], needs_reset[i], pool, pool_screens, rom, cfg,
-                                    actions[i], jobs[i]);
-    else s = env_step(machines[i], screen, rng[i], needs_reset[i], pool, pool_screens, rom, cfg, actions[i]);
+    if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, actions[i], jobs[i]);
+    else s = env_step(env, reset_pool, rom, cfg, actions[i]);
     rewards[i] = s.reward;
     terminated[i] = s.terminated;
     truncated[i] = s.truncated;
@@ -86,7 +85,7 @@ extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, const u
                                      const u8* skip, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || *skip || !jobs[i].redo) return;
-    redo_step(jobs[i], screens + (u64)i * 2 * SCREEN_PIXELS, rom, step_config(0, CULE_CONFIG_ARGS));
+    redo_step(jobs[i], screens + (u64)i * 2 * SCREEN_PIXELS, rom, step_config(CULE_CONFIG_ARGS));
 }
 
 extern "C" __global__ void cule_reset(Machine* machines, u8* screens, EnvRng* rng, u8* needs_reset,
@@ -94,8 +93,8 @@ extern "C" __global__ void cule_reset(Machine* machines, u8* screens, EnvRng* rn
                                       i32 same_console, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || !mask[i]) return;
-    env_reset(machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i], pool, pool_screens,
-              pool_size, same_console != 0);
+    const EnvSlot env = {machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i]};
+    env_reset(env, ResetPool{pool, pool_screens, pool_size}, same_console != 0);
 }
 
 // One thread per byte of the observations, (num_envs, height, width[, 3]).

@@ -32,7 +32,6 @@ struct StepConfig {
     u64 repeat_threshold;     // a stored action changes when a draw is >= this (p * 2^32)
     i32 max_episode_frames;   // 0: no cap
     u32 legal_actions;        // bit a: ALE plays action a; illegal ones become NOOP
-    u32 pool_size;
     u8 episodic_life;         // a lost life ends the step and the episode (AtariVectorEnv's)
     u8 life_loss_info;        // a lost life sets terminated, the game goes on
 };
@@ -47,25 +46,40 @@ CULE_HD bool episode_truncated(const Machine& m, const StepConfig& cfg) {
     return cfg.max_episode_frames > 0 && m.episode_steps >= cfg.max_episode_frames;
 }
 
+// One environment in the backends' arrays: its machine, both frame buffers, its RNG, and whether
+// its next step starts a new episode.
+struct EnvSlot {
+    Machine& machine;
+    u8* screens;
+    EnvRng& rng;
+    u8& needs_reset;
+};
+
+// The reset pool: the seed states (machines and both frame buffers of each) episodes start from.
+struct ResetPool {
+    const Machine* machines;
+    const u8* screens;
+    u32 size;
+};
+
 // Copies seed state k of the pool (machine and both frame buffers) into an environment. On the
 // same console (ALE's reset_game) the frame number keeps counting, plus the frames the reset
 // counted (the state's episode frame number); a fresh console (loadROM) restarts it. The frame
 // cap counts the frames stepped from here, as AtariVectorEnv does.
-CULE_HD void load_pool_state(Machine& m, u8* screen, const Machine* pool, const u8* pool_screens, u32 k,
-                             bool same_console) {
+CULE_HD void load_pool_state(EnvSlot env, const ResetPool& pool, u32 k, bool same_console) {
+    Machine& m = env.machine;
     i32 frame_number = m.frame_number;
-    m = pool[k];
+    m = pool.machines[k];
     if (same_console) m.frame_number = frame_number + m.episode_frame_number;
     m.episode_steps = 0;
-    copy_words(screen, pool_screens + (u64)k * 2 * SCREEN_PIXELS, 2 * SCREEN_PIXELS);
+    copy_words(env.screens, pool.screens + (u64)k * 2 * SCREEN_PIXELS, 2 * SCREEN_PIXELS);
 }
 
 // A new episode from a pool state picked by the environment's RNG.
-CULE_HD void env_reset(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
-                       const u8* pool_screens, u32 pool_size, bool same_console) {
-    u32 k = pool_size > 1 ? rng_u32(rng) % pool_size : 0;
-    load_pool_state(m, screen, pool, pool_screens, k, same_console);
-    needs_reset = 0;
+CULE_HD void env_reset(EnvSlot env, const ResetPool& pool, bool same_console) {
+    u32 k = pool.size > 1 ? rng_u32(env.rng) % pool.size : 0;
+    load_pool_state(env, pool, k, same_console);
+    env.needs_reset = 0;
 }
 
 // The threshold for a repeat probability p: ceil(p * 2^32), so that p = 0 never repeats and a
@@ -156,12 +170,14 @@ CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, con
 // One vector-env step, drawing as it goes. Only the last two frames are drawn, or with `last`
 // only the last one; where that would not leave ALE's pixels (a frame cut short, an episode
 // ending early) the step runs again from its start, drawing every frame.
-CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
-                            const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
+CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg, u8 action,
                             LastStep* last = nullptr) {
+    Machine& m = env.machine;
+    u8* screen = env.screens;
+    EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
-    if (needs_reset) {   // the step after an episode's end returns the next episode's first frame
-        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+    if (env.needs_reset) {   // the step after an episode's end returns the next episode's first frame
+        env_reset(env, pool, true);
         if (last) last->buffer_behind = 0;
         return out;
     }
@@ -186,7 +202,7 @@ CULE_HD StepResult env_step(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset
         out.redone = first > 0;
         if (last) last->buffer_behind = 0;
     }
-    finish_step(m, cfg, life_lost, out, needs_reset);
+    finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
 }
 
@@ -203,14 +219,15 @@ struct RenderJob {
 
 // One vector-env step without pixels (the state-update pass): as env_step, but the frames it
 // shows are logged into `job` for render_step instead of drawn.
-CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& needs_reset, const Machine* pool,
-                                   const u8* pool_screens, const u8* rom, const StepConfig& cfg, u8 action,
-                                   RenderJob& job) {
+CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg,
+                                   u8 action, RenderJob& job) {
+    Machine& m = env.machine;
+    EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
     tia_log_clear(job.log);
     job.redo = 0;
-    if (needs_reset) {   // the reset copies its frames from the pool: nothing to draw
-        env_reset(m, screen, rng, needs_reset, pool, pool_screens, cfg.pool_size, true);
+    if (env.needs_reset) {   // the reset copies its frames from the pool: nothing to draw
+        env_reset(env, pool, true);
         return out;
     }
     // The start goes to the job before it is known to be needed: a copy held through the frames
@@ -220,9 +237,9 @@ CULE_HD StepResult env_step_logged(Machine& m, u8* screen, EnvRng& rng, u8& need
     job.action = action;
     bool life_lost, exact;
     i32 first = first_shown_frame(cfg);
-    out.reward = step_frames<true>(m, screen, rng, rom, cfg, action, first, &job.log, life_lost, exact);
+    out.reward = step_frames<true>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact);
     job.redo = !tia_log_replayable(job.log, first == 0);
-    finish_step(m, cfg, life_lost, out, needs_reset);
+    finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
 }
 

@@ -1,0 +1,135 @@
+// One machine, driven frame by frame (cule._cpu.Console): ALE's power-on and reset sequences, the
+// tools. GameSpec is the game and its ROM as a machine needs them.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale/mt19937.h"
+#include "bindings/catalogue.h"
+#include "bindings/common.h"
+
+namespace cule::bindings {
+namespace py = pybind11;
+
+constexpr u32 SYSTEM_RANDOM_SEED = 4753849;   // ALE's system_random_seed
+
+struct GameSpec {
+    std::vector<u8> rom;
+    i32 game;
+    Wiring wiring;
+    u8 scheme, ystart, hmove_blanks;
+};
+
+inline GameSpec make_spec(py::bytes rom, i32 game) {
+    GameFacts facts = game_facts(game);
+    GameSpec s;
+    std::string r = rom;
+    s.rom.assign(r.begin(), r.end());
+    // The cartridge code indexes the image by its scheme's size: refuse any other size.
+    if (s.rom.size() != CART_ROM_BYTES[facts.scheme])
+        throw std::invalid_argument("a ROM of scheme " + std::string(CART_SCHEME_NAMES[facts.scheme]) + " must hold " +
+                                    std::to_string(CART_ROM_BYTES[facts.scheme]) + " bytes, got " +
+                                    std::to_string(s.rom.size()));
+    s.game = game;
+    s.scheme = facts.scheme;
+    s.ystart = facts.ystart;
+    s.hmove_blanks = facts.hmove_blanks;
+    s.wiring = facts.wiring;
+    return s;
+}
+
+class SingleConsole {
+  public:
+    explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(SCREEN_BYTES, 0) {
+        std::memset(&m_, 0, sizeof(m_));
+        m_.console.cart.scheme = spec_.scheme;
+    }
+
+    // Stella's construction: RAM and timer from the seeded generator, then the display-format
+    // detection (a system reset and 60 frames with no input events), then another system reset.
+    void power_on() {
+        std::memset(&m_, 0, sizeof(m_));
+        m_.console.cart.scheme = spec_.scheme;
+        m_.switches = spec_.wiring.power_on_switches;
+        std::fill(screens_.begin(), screens_.end(), 0);
+        mt_seed(mt_, SYSTEM_RANDOM_SEED);
+        for (u32 i = 0; i < 128; ++i) m_.console.riot.ram[i] = (u8)mt_next(mt_);
+        riot_reset(m_.console.riot, mt_next(mt_));
+        system_reset();
+        for (int i = 0; i < 60; ++i) frame(NOOP, NOOP, false, false, false);
+        system_reset();
+        m_.events_set = 1;   // the ALE environment now owns the inputs
+        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+    }
+
+    void system_reset() {
+        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), spec_.ystart, spec_.hmove_blanks);
+    }
+
+    void frame(int a, int b, bool reset, bool select, bool settings) {
+        ale_frame<true>(m_, spec_.wiring, spec_.game, screens_.data(), spec_.rom.data(), (u8)a, (u8)b, reset, select, settings);
+    }
+
+    void begin_episode() {
+        m_.episode_frame_number = 0;
+        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+    }
+    void count_frame() {
+        m_.frame_number += 1;
+        m_.episode_frame_number += 1;
+    }
+    void game_reset() { cule::game_reset(spec_.game, m_.game); }
+    void clear_actions() { m_.action_a = m_.action_b = NOOP; }
+
+    Bytes ram() const { return Bytes(128, m_.console.riot.ram); }
+    Bytes screen() const {
+        return Bytes({SCREEN_HEIGHT, SCREEN_WIDTH}, console_screen(m_.console, screens_.data()));
+    }
+    py::dict cpu() const {
+        const Cpu6502& c = m_.console.cpu;
+        py::dict d;
+        d["pc"] = c.pc; d["a"] = c.a; d["x"] = c.x; d["y"] = c.y; d["sp"] = c.sp; d["p"] = c.p;
+        d["halted"] = c.halted; d["cycles"] = m_.console.cycles;
+        return d;
+    }
+    py::dict tia() const {
+        const Tia& t = m_.console.tia;
+        py::dict d;
+        d["posp0"] = t.posp0; d["posp1"] = t.posp1; d["posm0"] = t.posm0; d["posm1"] = t.posm1;
+        d["posbl"] = t.posbl; d["collision"] = t.collision; d["vblank"] = t.vblank;
+        d["partial_frame"] = t.partial_frame; d["scanlines_last_frame"] = t.scanlines_last_frame;
+        return d;
+    }
+
+    // A snapshot: the machine followed by both frame buffers.
+    Bytes state() const {
+        Bytes out(sizeof(Machine) + SCREEN_BYTES);
+        std::memcpy(out.mutable_data(), &m_, sizeof(Machine));
+        std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), SCREEN_BYTES);
+        return out;
+    }
+    void set_state(const Bytes& s) {
+        if (s.size() != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
+            throw std::invalid_argument("state has " + std::to_string(s.size()) + " bytes, expected " +
+                                        std::to_string(sizeof(Machine) + SCREEN_BYTES));
+        std::memcpy(&m_, s.data(), sizeof(Machine));
+        std::memcpy(screens_.data(), s.data() + sizeof(Machine), SCREEN_BYTES);
+    }
+
+    Machine& machine() { return m_; }
+    const Machine& machine() const { return m_; }
+
+  private:
+    Machine m_;
+    GameSpec spec_;
+    std::vector<u8> screens_;
+    Mt19937 mt_;
+};
+
+}  // namespace cule::bindings

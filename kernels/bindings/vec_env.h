@@ -1,0 +1,324 @@
+// N machines stepped together on OpenMP threads, with the reset pool (cule._cpu.VecEnv).
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "env/observe.h"
+#include "bindings/console.h"
+
+namespace cule::bindings {
+namespace py = pybind11;
+
+// A full-size observation, observed_channel for every byte, the branches resolved outside.
+template <bool GREY, bool POOL>
+void full_frame(const u8* frame, const u8* previous, u8* dst) {
+    for (i32 p = 0; p < SCREEN_PIXELS; ++p)
+        for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, GREY, p, k);
+}
+
+// RGB without pooling, the commonest full-size case: each pixel one 4-byte store of R, G, B (and
+// a byte the next pixel overwrites) from a table in memory order, the last pixel byte by byte.
+template <>
+inline void full_frame<false, false>(const u8* frame, const u8*, u8* dst) {
+    static const std::array<u32, 256> rgb_bytes = [] {
+        std::array<u32, 256> t{};
+        for (i32 i = 0; i < 256; ++i)
+            t[i] = palette_channel((u8)i, false, 0) | palette_channel((u8)i, false, 1) << 8 |
+                   (u32)palette_channel((u8)i, false, 2) << 16;
+        return t;
+    }();
+    for (i32 p = 0; p < SCREEN_PIXELS - 1; ++p, dst += 3) std::memcpy(dst, &rgb_bytes[frame[p]], 4);
+    for (i32 k = 0; k < 3; ++k) dst[k] = palette_channel(frame[SCREEN_PIXELS - 1], false, k);
+}
+
+class VecEnv {
+  public:
+    VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
+           i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
+        : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * SCREEN_BYTES),
+          rng_(num_envs), needs_reset_(num_envs, 0), threads_(num_threads) {
+        if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
+        cfg_.game = spec_.game;
+        cfg_.wiring = spec_.wiring;
+        cfg_.frameskip = frameskip;
+        cfg_.repeat_threshold = repeat_threshold(repeat_action_probability);
+        cfg_.max_episode_frames = max_episode_frames;
+        cfg_.legal_actions = legal_actions;
+        cfg_.episodic_life = episodic_life;
+        cfg_.life_loss_info = life_loss_info;
+    }
+
+    // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).
+    void set_pool(const Bytes& states) {
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
+            throw std::invalid_argument("pool states must have shape (K, " +
+                                        std::to_string(sizeof(Machine) + SCREEN_BYTES) + ")");
+        u32 k = (u32)states.shape(0);
+        if (k == 0) throw std::invalid_argument("the reset pool needs at least one state");
+        pool_.resize(k);
+        pool_screens_.resize((size_t)k * SCREEN_BYTES);
+        for (u32 i = 0; i < k; ++i) {
+            const u8* s = states.data(i, 0);
+            std::memcpy(&pool_[i], s, sizeof(Machine));
+            std::memcpy(&pool_screens_[(size_t)i * SCREEN_BYTES], s + sizeof(Machine), SCREEN_BYTES);
+        }
+    }
+
+    // New random streams for the masked environments.
+    void seed(const py::array_t<u64, py::array::c_style>& keys, const py::array_t<u8, py::array::c_style>& mask) {
+        check_length(keys.size(), "seed keys");
+        check_length(mask.size(), "seed mask");
+        for (i32 i = 0; i < n_; ++i)
+            if (mask.data()[i]) rng_[i] = EnvRng{keys.data()[i], 0};
+    }
+
+    // Starts a new episode in the masked environments from pool states picked by their RNG, on
+    // the same console (frames keep counting) or on a fresh one.
+    void reset(const py::array_t<u8, py::array::c_style>& mask, bool same_console) {
+        check_length(mask.size(), "reset mask");
+        if (pool_.empty()) throw std::logic_error("reset pool is empty");
+        const u8* m = mask.data();
+        for (i32 i = 0; i < n_; ++i) {
+            if (m[i]) {
+                env_reset(slot(i), reset_pool(), same_console);
+                if (last_frame_only()) last_[i].buffer_behind = 0;
+            }
+        }
+    }
+
+    void step(const py::array_t<u8, py::array::c_style>& actions, py::array_t<i32, py::array::c_style>& rewards,
+              py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated) {
+        check_length(actions.size(), "actions");
+        check_length(rewards.size(), "rewards");
+        check_length(terminated.size(), "terminated");
+        check_length(truncated.size(), "truncated");
+        const u8* a = actions.data();
+        i32* r = rewards.mutable_data();
+        u8* te = terminated.mutable_data();
+        u8* tr = truncated.mutable_data();
+        py::gil_scoped_release release;
+        if (split_render_ && jobs_.size() < (size_t)threads_) jobs_.resize(threads_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+        for (i32 i = 0; i < n_; ++i) {
+            StepResult s;
+            if (split_render_) {   // the GPU's two passes, one env at a time
+                draw_left_behind(i);   // a step run again draws over both buffers as they were
+                ThreadJob& job = jobs_[omp_get_thread_num()];
+                s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
+                render_step(job, screen(i), spec_.rom.data(), cfg_);
+                job.stats.count(job);
+            } else {
+                bool behind = last_frame_only() && last_[i].buffer_behind;
+                s = env_step(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i],
+                             last_frame_only() ? &last_[i] : nullptr);
+                if (s.redone) {
+#pragma omp atomic
+                    redone_[behind] += 1;
+                }
+            }
+            r[i] = s.reward;
+            te[i] = s.terminated;
+            tr[i] = s.truncated;
+        }
+    }
+
+    // How the split passes drew the steps so far: (steps replayed from the log, steps run again
+    // drawing, the most TIA accesses one step logged).
+    py::tuple render_stats() const {
+        u64 replayed = 0, redone = 0, most = 0;
+        for (const ThreadJob& j : jobs_) {
+            replayed += j.stats.replayed;
+            redone += j.stats.redone;
+            most = std::max(most, j.stats.most_events);
+        }
+        return py::make_tuple(replayed, redone, most);
+    }
+
+    // Steps of the direct path run again from their start, drawing every frame: (those that
+    // found both buffers current, those that first redrew the buffer left behind).
+    py::tuple redo_stats() const { return py::make_tuple(redone_[0], redone_[1]); }
+
+    // Current frames as palette indices, shape (N, 210, 160).
+    void screens(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size() / SCREEN_PIXELS, "screen buffer");
+        u8* o = out.mutable_data();
+        for (i32 i = 0; i < n_; ++i)
+            std::memcpy(o + (size_t)i * SCREEN_PIXELS, console_screen(machines_[i].console, screen(i)), SCREEN_PIXELS);
+    }
+
+    // The current frames in RGB or grey, height x width (shrunk as OpenCV's INTER_AREA does);
+    // where `maxpool` is set, the channel-wise maximum of the last two frames.
+    void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
+                 const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) {
+        if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
+            throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
+        const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
+        AreaAxis ys, xs;
+        if (resize) {   // the weights only where frames shrink: the full-size path stays lean
+            area_axis(SCREEN_HEIGHT, height, ys);
+            area_axis(SCREEN_WIDTH, width, xs);
+        }
+        const ObserveConfig cfg = {height, width, (u8)grey, &ys, &xs};
+        const i32 channels = observe_channels(cfg), frame_bytes = height * width * channels;
+        check_length(out.size() / frame_bytes, "observation buffer");
+        check_length(maxpool.size(), "maxpool mask");
+        u8* o = out.mutable_data();
+        const u8* pool = maxpool.data();
+        py::gil_scoped_release release;
+#pragma omp parallel for num_threads(threads_)
+        for (i32 i = 0; i < n_; ++i) {
+            if (pool[i]) draw_left_behind(i);
+            u8* dst = o + (size_t)i * frame_bytes;
+            if (!resize) {   // observe_element's first case, unrolled
+                const Console& c = machines_[i].console;
+                const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
+                if (grey) pool[i] ? full_frame<true, true>(frame, previous, dst) : full_frame<true, false>(frame, previous, dst);
+                else pool[i] ? full_frame<false, true>(frame, previous, dst) : full_frame<false, false>(frame, previous, dst);
+                continue;
+            }
+            for (i32 y = 0; y < height; ++y)
+                for (i32 x = 0; x < width; ++x)
+                    for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
+        }
+    }
+
+    // Which environments start a new episode at their next step.
+    void pending_resets(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size(), "pending resets");
+        std::memcpy(out.mutable_data(), needs_reset_.data(), (size_t)n_);
+    }
+
+    void ram(py::array_t<u8, py::array::c_style>& out) const {
+        check_length(out.size() / 128, "ram buffer");
+        for (i32 i = 0; i < n_; ++i) std::memcpy(out.mutable_data() + (size_t)i * 128, machines_[i].console.riot.ram, 128);
+    }
+
+    py::dict info() const {
+        py::array_t<i32> lives(n_), frame(n_), episode_frame(n_);
+        for (i32 i = 0; i < n_; ++i) {
+            lives.mutable_data()[i] = machines_[i].game.lives;
+            frame.mutable_data()[i] = machines_[i].frame_number;
+            episode_frame.mutable_data()[i] = machines_[i].episode_frame_number;
+        }
+        py::dict d;
+        d["lives"] = lives;
+        d["frame_number"] = frame;
+        d["episode_frame_number"] = episode_frame;
+        return d;
+    }
+
+    Bytes get_states() {
+        Bytes out({(py::ssize_t)n_, (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)});
+        for (i32 i = 0; i < n_; ++i) {
+            draw_left_behind(i);
+            u8* o = out.mutable_data(i, 0);
+            std::memcpy(o, &machines_[i], sizeof(Machine));
+            std::memcpy(o + sizeof(Machine), screen(i), SCREEN_BYTES);
+        }
+        return out;
+    }
+
+    void set_states(const Bytes& states, const py::array_t<i64, py::array::c_style>& env_ids) {
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES) ||
+            states.shape(0) != env_ids.size())
+            throw std::invalid_argument("states must have shape (len(env_ids), state_size)");
+        for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
+            i64 i = env_ids.data()[j];
+            if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
+            const u8* s = states.data(j, 0);
+            std::memcpy(&machines_[i], s, sizeof(Machine));
+            std::memcpy(screen(i), s + sizeof(Machine), SCREEN_BYTES);
+            needs_reset_[i] = 0;
+            if (last_frame_only()) last_[i].buffer_behind = 0;
+        }
+    }
+
+    // ALE's setRAM for all 128 bytes of each listed environment; nothing else changes.
+    void set_ram(const py::array_t<u8, py::array::c_style>& ram, const py::array_t<i64, py::array::c_style>& env_ids) {
+        if (ram.ndim() != 2 || ram.shape(1) != 128 || ram.shape(0) != env_ids.size())
+            throw std::invalid_argument("ram must have shape (len(env_ids), 128)");
+        for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
+            i64 i = env_ids.data()[j];
+            if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
+            std::memcpy(machines_[i].console.riot.ram, ram.data(j, 0), 128);
+        }
+    }
+
+    i32 num_envs() const { return n_; }
+    bool split_render() const { return split_render_; }
+    void set_split_render(bool on) { split_render_ = on; }
+
+    // Whether steps draw only their last frame (kernels/env/env.h, LastStep): for observations
+    // without max-pooling. The frame before it is drawn when something needs it: a state taken,
+    // a max-pooled observation, a step run again from its start.
+    bool last_frame_only() const { return !last_.empty(); }
+    void set_last_frame_only(bool on) {
+        for (i32 i = 0; i < (i32)last_.size(); ++i) draw_left_behind(i);
+        last_.assign(on ? (size_t)n_ : 0, LastStep{});
+    }
+
+  private:
+    u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    EnvSlot slot(i32 i) { return EnvSlot{machines_[i], screen(i), rng_[i], needs_reset_[i]}; }
+    ResetPool reset_pool() const { return ResetPool{pool_.data(), pool_screens_.data(), (u32)pool_.size()}; }
+    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    // Both frame buffers of env i as ALE's: the one a step left behind drawn.
+    void draw_left_behind(i32 i) {
+        if (last_frame_only()) redraw_behind_buffer(last_[i], screen(i), spec_.rom.data(), cfg_);
+    }
+    void check_length(py::ssize_t n, const char* what) const {
+        if (n != n_) throw std::invalid_argument(std::string(what) + " must have " + std::to_string(n_) +
+                                                 " entries, got " + std::to_string(n));
+    }
+
+    GameSpec spec_;
+    i32 n_;
+    StepConfig cfg_;
+    std::vector<Machine> machines_;
+    std::vector<u8> screens_;
+    std::vector<EnvRng> rng_;
+    std::vector<u8> needs_reset_;
+    std::vector<Machine> pool_;
+    std::vector<u8> pool_screens_;
+    i32 threads_;
+    // The split passes (kernels/env/env.h: env_step_logged, render_step) instead of env_step: the
+    // CUDA backend's way, here to check it against the direct one.
+    bool split_render_ = false;
+    std::vector<LastStep> last_;   // one per env where steps draw only their last frame
+    u64 redone_[2] = {0, 0};
+    struct RenderStats {
+        u64 replayed = 0, redone = 0, most_events = 0;
+        void count(const RenderJob& job) {
+            if (job.log.frames == 0 && !job.redo) return;   // a reset: nothing drawn
+            (job.redo ? redone : replayed) += 1;
+            most_events = std::max(most_events, (u64)job.log.count);
+        }
+    };
+    struct ThreadJob : RenderJob {
+        RenderStats stats;
+    };
+    std::vector<ThreadJob> jobs_;
+};
+
+
+inline py::dict machine_layout() {
+    const char* const names[NUM_LAYOUT_FIELDS] = {"machine", "rng", "ram", "lives", "frame_number",
+                                                  "episode_frame_number", "front", "render_job", "render_job_redo"};
+    u64 values[NUM_LAYOUT_FIELDS];
+    state_layout(values);
+    py::dict d;
+    for (i32 i = 0; i < NUM_LAYOUT_FIELDS; ++i) d[names[i]] = values[i];
+    return d;
+}
+
+}  // namespace cule::bindings
