@@ -44,7 +44,7 @@ class Game:
     scheme: str                # bank-switching scheme
     ystart: int                # first scanline of the 210 ALE shows
     hmove_blanks: bool         # HMOVE blanks the first 8 pixels of a line
-    left: str                  # controller in the left port: JOYSTICK or PADDLES
+    left: str                  # controller in the left port: JOYSTICK, PADDLES or NONE
     right: str
     swap_ports: bool
     swap_paddles: bool
