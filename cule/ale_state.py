@@ -32,10 +32,6 @@ _CART = {"2K": ("Cartridge2K", ""), "4K": ("Cartridge4K", ""), "FE": ("Cartridge
          "F8": ("CartridgeF8", "myCurrentBank"), "F6": ("CartridgeF6", "myCurrentBank"),
          "E0": ("CartridgeE0", "slices[4]")}
 
-def settings_fields(game: Game) -> str:
-    """What the game's ALE settings object saves after the cartridge ("?": a bool)."""
-    return game.ale_saved
-
 
 class AleStateError(ValueError):
     pass
@@ -118,7 +114,8 @@ def parse_ale_state(raw: bytes, game: Game, rom: bytes) -> dict:
     tag, fields = _CART[game.scheme]
     inner.tag(tag)
     inner.fields(fields, f)
-    inner.fields(" ".join("m_" + n for n in settings_fields(game).split()), f)
+    # What the game's ALE settings object saves after the cartridge ("?": a bool).
+    inner.fields(" ".join("m_" + n for n in game.ale_saved.split()), f)
     # What cule keeps of the game beyond score and reward (GameState.flags[0], memory[0], ...).
     for kept in game.ale_kept.split():
         ours, theirs = kept.split("=")
