@@ -40,13 +40,11 @@ def main(argv: list[str] | None = None) -> int:
         for game, seed, frame in pool.map(first_episode_end, jobs):
             if frame is not None and (game not in first or frame < first[game][1]):
                 first[game] = (seed, frame)
-    print("FIRST_EPISODE_END = {   # game: (seed, frame)")
-    for game in sorted(first):
-        print(f"    {game!r}: {first[game]},")
+    games = sorted(args.games or list_games())
+    print(f"FIRST_EPISODE_END = {{   # game: (seed, frame); None: no game over within {args.frames} frames")
+    for game in games:
+        print(f"    {game!r}: {first.get(game, (args.seeds[0], None))},")
     print("}")
-    missing = sorted(set(args.games or list_games()) - set(first))
-    if missing:
-        print(f"# no game over within {args.frames} frames: {', '.join(missing)}")
     return 0
 
 
