@@ -89,7 +89,7 @@ enum : i32 {
     CLOCKS_PER_LINE = 228,
     SCREEN_WIDTH = 160,
     MAX_SCREEN_HEIGHT = 256,    // the tallest display ALE's properties give (Combat, PAL)
-    NTSC_HEIGHT = 210,          // ALE's usual display height, and the PAL detection run's
+    NTSC_HEIGHT = 210,          // Stella's default Display.Height property
     PAL_HEIGHT = 250,           // what a PAL game whose properties say 210 shows instead
 };
 
