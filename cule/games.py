@@ -20,18 +20,19 @@ ACTIONS = {name: i for i, name in enumerate(_cpu.ACTION_NAMES)}
 @dataclass(frozen=True)
 class ModeSelect:
     """How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until
-    RAM[ram] equals mode + offset, then a soft reset. Some games first play NOOP frames
+    RAM[ram] equals mode * scale + offset, then a soft reset. Some games first play NOOP frames
     (`noops_first`), soft-reset, or press SELECT once (`select_first` frames) before looking."""
 
     ram: int
     select_frames: int
     offset: int = 0
+    scale: int = 1
     noops_first: int = 0
     soft_reset_first: bool = False
     select_first: int = 0
 
     def target(self, mode: int) -> int:
-        return mode + self.offset
+        return mode * self.scale + self.offset
 
 
 @dataclass(frozen=True)

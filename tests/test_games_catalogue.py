@@ -17,9 +17,9 @@ gymnasium.register_envs(ale_py)
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
 
 
-def test_the_atari_57_in_kernel_order():
-    assert len(GAMES) == 57 == _cpu.NUM_GAMES
-    assert [g.index for g in sorted(GAMES.values(), key=lambda g: g.id)] == list(range(57))
+def test_the_games_in_kernel_order():
+    assert len(GAMES) == _cpu.NUM_GAMES
+    assert [g.index for g in sorted(GAMES.values(), key=lambda g: g.id)] == list(range(len(GAMES)))
 
 
 def test_every_game_header_is_in_the_list():
@@ -51,3 +51,12 @@ def test_catalogue_matches_ale_py(game_id):
 
 def test_every_game_is_listed():
     assert list_games() == sorted(GAMES)   # every cartridge scheme of the Atari-57 is emulated
+
+
+def test_long_starting_actions_spelled_out():
+    """Runs of one action (starts(run(NOOP, 486), ...)) reach Python as ALE's whole list."""
+    noop, fire = 0, 1
+    assert GAMES["word_zapper"].starting_actions == (noop,) * 486 + (fire, noop, noop)
+    assert GAMES["video_cube"].starting_actions == (noop,) * 61 + (fire, noop, noop)
+    assert GAMES["mario_bros"].starting_actions == (noop,) * 10 + (fire,) * 7
+    assert GAMES["asterix"].starting_actions == (fire,)   # a List, as before

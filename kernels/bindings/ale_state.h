@@ -104,12 +104,13 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     m.difficulty = (u8)get("m_difficulty");
     m.action_a = m.action_b = NOOP;   // ALE does not save the sticky actions
 
-    // The game's memory: what ALE saves of it (`f` names cule's flags[0], memory[0..1] where a
-    // game keeps any), then the game's rules run once on this RAM, which leaves a finished
-    // frame's memory as it is, for lives and terminal.
+    // The game's memory: what ALE's setMode keeps of the state's mode, what ALE saves of it (`f`
+    // names cule's flags[0], memory[0..1] where a game keeps any), then the game's rules run once
+    // on this RAM, which leaves a finished frame's memory as it is, for lives and terminal.
     GameState& g = m.game;
     std::memset(&g, 0, sizeof(g));
     game_reset(game, g);
+    game_select_mode(game, g, (i32)get("m_mode"));
     auto has = [&](const char* name) { return f.contains(name); };
     if (has("flag0")) g.flags[0] = (u8)get("flag0");
     if (has("memory0")) g.memory[0] = (i32)get("memory0");
