@@ -40,12 +40,18 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'hero': (4, 1148),
     'ice_hockey': (0, 12800),
     'jamesbond': (1, 1888),
+    'kaboom': (3, 679),
     'kangaroo': (0, 1450),
+    'koolaid': (0, 3327),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
+    'lost_luggage': (3, 3390),
+    'mario_bros': (1, 657),
+    'miniature_golf': (0, None),
     'montezuma_revenge': (1, 1682),
     'ms_pacman': (4, 1641),
     'name_this_game': (4, 6987),
+    'othello': (0, None),
     'phoenix': (1, 2058),
     'pitfall': (1, 1891),
     'pong': (3, 3056),
@@ -59,14 +65,23 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'solaris': (4, 16322),
     'space_invaders': (5, 1137),
     'star_gunner': (4, 3384),
+    'superman': (0, None),
     'surround': (5, 3924),
     'tennis': (4, 6679),
+    'tetris': (0, 1304),
+    'tic_tac_toe_3d': (2, 551),
     'time_pilot': (3, 5153),
+    'trondead': (4, 444),
+    'turmoil': (4, 1998),
     'tutankham': (2, 2309),
     'up_n_down': (4, 1627),
     'venture': (2, 6330),
+    'video_checkers': (0, None),
+    'video_chess': (0, None),
+    'video_cube': (0, None),
     'video_pinball': (3, 9337),
     'wizard_of_wor': (5, 4526),
+    'word_zapper': (4, 6247),
     'yars_revenge': (0, 2520),
     'zaxxon': (0, 3540),
 }
@@ -82,10 +97,12 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
-# recipes, and the custom menus of MsPacman and DoubleDunk.
+# recipes, and the custom menus of MsPacman, DoubleDunk, VideoCheckers and VideoCube (a cube
+# chosen with RIGHT).
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
+    ("lost_luggage", 1, 1), ("video_checkers", 15, 0), ("video_cube", 1702, 1), ("word_zapper", 19, 3),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)
