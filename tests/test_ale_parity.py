@@ -175,3 +175,51 @@ def test_set_ram_as_ale_set_ram():
         if ale.terminal:
             break
     assert ale.terminal and ale.lives == 0
+
+
+def _white_pieces_taken(ram):
+    """VideoCheckers' board with white's pieces ($90, $A0) taken off."""
+    return {i: 0 for i in range(0x23) if i % 9 != 8 and ram[i] in (0x90, 0xA0)}
+
+
+# Rewards random play does not reach, after the same RAM writes on both (ale-py's setRAM): a
+# checkers game won (+1) and, in a reverse game, lost (-1: ALE's side comes from the mode);
+# VideoCube's idle timer running over ($DB from $FF to 0: -1); a round of WordZapper won; more
+# white discs in Othello; a hole of MiniatureGolf left after 3 strokes; black checkmated.
+@pytest.mark.parametrize("game, mode, writes, action, frames", [
+    ("video_checkers", 1, _white_pieces_taken, 0, 3),
+    ("video_checkers", 11, _white_pieces_taken, 0, 3),
+    ("video_cube", 0, lambda ram: {0x5B: 0xFF}, 0, 400),
+    ("word_zapper", 0, lambda ram: {0x5C: 0}, 0, 20),
+    ("othello", 0, lambda ram: {0x4E: 0x05}, 0, 20),
+    ("miniature_golf", 0, lambda ram: {0x07: 0x03, 0x08: 0, 0x2F: 0x02}, 0, 20),
+    ("video_chess", 0, lambda ram: {0x61: 0x82, 0x6E: 0}, 0, 3),
+])
+def test_rules_after_set_ram_as_ale(game, mode, writes, action, frames):
+    import numpy as np
+
+    from cule import CuleEnv
+    from cule.games import get_game
+    from cule.tools.oracle import AleOracle
+
+    env = CuleEnv(game, num_envs=1, mode=mode)
+    oracle = AleOracle(get_game(game), mode=mode)
+    env.reset(seed=0)
+    for a in [*np.random.default_rng(0).integers(0, 18, size=60), *[0] * 100]:   # VideoCube's timer then runs
+        env.step([a])
+        oracle.act(int(a))
+    ram = env.get_ram()
+    for address, value in writes(ram[0].numpy()).items():
+        ram[0, address] = value
+        oracle.ale.setRAM(address, value)
+    env.set_ram(ram)
+    rewards = []
+    for _ in range(frames):
+        _, reward, terminated, _, info = env.step([action])
+        ale = oracle.act(action)
+        assert np.array_equal(env.get_ram()[0].numpy(), ale.ram)
+        assert (int(reward[0]), bool(terminated[0]), int(info["lives"][0])) == (ale.reward, ale.terminal, ale.lives)
+        rewards.append(ale.reward)
+        if ale.terminal:
+            break
+    assert any(rewards)
