@@ -1,12 +1,18 @@
 """cule against ale-py 0.12.1, frame by frame: seeded random actions from the full action set;
 RAM, screen, reward, terminal, lives and frame numbers compared after every frame, across
 episode ends (cule's next-step autoreset against a fresh ale-py console)."""
+import numpy as np
 import pytest
 
-from cule.games import list_games
+from cule import CuleEnv
+from cule.games import get_game, list_games
 from cule.tools.diff import run_diff
+from cule.tools.oracle import AleOracle
 
 GAMES = list_games()
+# Games shown other than as 210 NTSC rows: PAL consoles (250 rows, their palette, colour loss),
+# and heights of their own.
+OTHER_DISPLAYS = [g for g in GAMES if get_game(g).pal or get_game(g).screen_height != 210]
 
 
 # For each game, a seed whose random play reaches game over early, and the frame it does (None:
@@ -25,6 +31,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'bowling': (2, 8359),
     'boxing': (0, 7141),
     'breakout': (5, 604),
+    'carnival': (5, 1448),
     'centipede': (4, 3141),
     'chopper_command': (4, 2239),
     'crazy_climber': (0, 8922),
@@ -42,6 +49,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'jamesbond': (1, 1888),
     'kaboom': (3, 679),
     'kangaroo': (0, 1450),
+    'king_kong': (0, 6275),
     'koolaid': (0, 3327),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
@@ -177,6 +185,22 @@ def test_set_ram_as_ale_set_ram():
     assert ale.terminal and ale.lives == 0
 
 
+@pytest.mark.parametrize("game", OTHER_DISPLAYS)
+def test_rgb_and_grey_frames_equal_to_ale(game):
+    """render()'s RGB frames and the grey observations as ale-py's getScreenRGB and
+    getScreenGrayscale: the PAL palette (odd entries where colour is lost) and the screen height."""
+    env = CuleEnv(game, grayscale=True)
+    oracle = AleOracle(get_game(game))
+    obs, _ = env.reset(seed=0)
+    for action in np.random.default_rng(0).integers(0, 18, size=300):
+        obs, _, terminated, truncated, _ = env.step([action])
+        oracle.ale.act(int(action))
+        if terminated[0] or truncated[0]:
+            break
+        assert np.array_equal(env.render()[0], oracle.ale.getScreenRGB())
+        assert np.array_equal(obs[0, -1].numpy(), oracle.ale.getScreenGrayscale())
+
+
 def _white_pieces_taken(ram):
     """VideoCheckers' board with white's pieces ($90, $A0) taken off."""
     return {i: 0 for i in range(0x23) if i % 9 != 8 and ram[i] in (0x90, 0xA0)}
@@ -196,12 +220,6 @@ def _white_pieces_taken(ram):
     ("video_chess", 0, lambda ram: {0x61: 0x82, 0x6E: 0}, 0, 3),
 ])
 def test_rules_after_set_ram_as_ale(game, mode, writes, action, frames):
-    import numpy as np
-
-    from cule import CuleEnv
-    from cule.games import get_game
-    from cule.tools.oracle import AleOracle
-
     env = CuleEnv(game, num_envs=1, mode=mode)
     oracle = AleOracle(get_game(game), mode=mode)
     env.reset(seed=0)

@@ -22,6 +22,7 @@
 #include "ale/games/bowling.h"
 #include "ale/games/boxing.h"
 #include "ale/games/breakout.h"
+#include "ale/games/carnival.h"
 #include "ale/games/centipede.h"
 #include "ale/games/chopper_command.h"
 #include "ale/games/crazy_climber.h"
@@ -39,6 +40,7 @@
 #include "ale/games/jamesbond.h"
 #include "ale/games/kaboom.h"
 #include "ale/games/kangaroo.h"
+#include "ale/games/king_kong.h"
 #include "ale/games/koolaid.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
@@ -99,6 +101,7 @@ namespace cule {
     X(bowling, Bowling) \
     X(boxing, Boxing) \
     X(breakout, Breakout) \
+    X(carnival, Carnival) \
     X(centipede, Centipede) \
     X(chopper_command, ChopperCommand) \
     X(crazy_climber, CrazyClimber) \
@@ -116,6 +119,7 @@ namespace cule {
     X(jamesbond, Jamesbond) \
     X(kaboom, Kaboom) \
     X(kangaroo, Kangaroo) \
+    X(king_kong, KingKong) \
     X(koolaid, Koolaid) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
