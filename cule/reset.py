@@ -75,14 +75,49 @@ def double_dunk_mode(console, mode: int) -> None:
     act(console, NOOP)
 
 
+def video_checkers_mode(console, mode: int) -> None:
+    """VideoCheckersSettings::setMode: the menu (RAM $F6) numbers the reverse games 11-19 as
+    17-25."""
+    target = mode + 6 if mode >= 11 else mode
+    for _ in range(1024):
+        if console.ram()[0xF6 & 0x7F] == target:
+            soft_reset(console)
+            return
+        press_select(console, 1)
+    raise RuntimeError(f"video_checkers: mode {mode} never appeared in RAM")
+
+
+def video_cube_mode(console, mode: int) -> None:
+    """VideoCubeSettings::setMode: mode cube * 100 + variation. SELECT until the low five bits
+    of RAM $FB show the game's variation 1, 3 or 9 (less one), a soft reset, then RIGHT (played
+    as actions) until RAM $9F (BCD) shows the cube; ALE's own cube is 1 where the mode names
+    none."""
+    cube, variation = (mode // 100 or 1), (0, 2, 8)[mode % 100]
+    for _ in range(1024):
+        if console.ram()[0xFB & 0x7F] & 0x1F == variation:
+            break
+        press_select(console, 2)
+    else:
+        raise RuntimeError(f"video_cube: variation {mode % 100} never appeared in RAM")
+    soft_reset(console)
+    for _ in range(1024):
+        held = int(console.ram()[0x9F & 0x7F])
+        if (held >> 4) * 10 + (held & 0x0F) == cube:
+            return
+        act(console, RIGHT)
+    raise RuntimeError(f"video_cube: cube {cube} never appeared in RAM")
+
+
 # Games whose setMode is a procedure rather than "press SELECT until RAM shows the mode".
-CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode}
+CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode,
+                      "video_checkers": video_checkers_mode, "video_cube": video_cube_mode}
 
 
 def select_mode(console, game: Game, mode: int) -> None:
     """The game's setMode: press SELECT until RAM shows the mode, then a soft reset."""
     if mode not in game.modes:
         raise ValueError(f"mode {mode} is not available for {game.id!r}; available: {list(game.modes)}")
+    console.game_select_mode(mode)
     if game.id in CUSTOM_MODE_SELECT:
         CUSTOM_MODE_SELECT[game.id](console, mode)
         return

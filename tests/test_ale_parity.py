@@ -47,13 +47,19 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'hero': (4, 1148),
     'ice_hockey': (0, 12800),
     'jamesbond': (1, 1888),
+    'kaboom': (3, 679),
     'kangaroo': (0, 1450),
     'king_kong': (0, 6275),
+    'koolaid': (0, 3327),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
+    'lost_luggage': (3, 3390),
+    'mario_bros': (1, 657),
+    'miniature_golf': (0, None),
     'montezuma_revenge': (1, 1682),
     'ms_pacman': (4, 1641),
     'name_this_game': (4, 6987),
+    'othello': (0, None),
     'phoenix': (1, 2058),
     'pitfall': (1, 1891),
     'pong': (3, 3056),
@@ -67,14 +73,23 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'solaris': (4, 16322),
     'space_invaders': (5, 1137),
     'star_gunner': (4, 3384),
+    'superman': (0, None),
     'surround': (5, 3924),
     'tennis': (4, 6679),
+    'tetris': (0, 1304),
+    'tic_tac_toe_3d': (2, 551),
     'time_pilot': (3, 5153),
+    'trondead': (4, 444),
+    'turmoil': (4, 1998),
     'tutankham': (2, 2309),
     'up_n_down': (4, 1627),
     'venture': (2, 6330),
+    'video_checkers': (0, None),
+    'video_chess': (0, None),
+    'video_cube': (0, None),
     'video_pinball': (3, 9337),
     'wizard_of_wor': (5, 4526),
+    'word_zapper': (4, 6247),
     'yars_revenge': (0, 2520),
     'zaxxon': (0, 3540),
 }
@@ -90,10 +105,12 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
-# recipes, and the custom menus of MsPacman and DoubleDunk.
+# recipes, and the custom menus of MsPacman, DoubleDunk, VideoCheckers and VideoCube (a cube
+# chosen with RIGHT).
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
+    ("lost_luggage", 1, 1), ("video_checkers", 15, 0), ("video_cube", 1702, 1), ("word_zapper", 19, 3),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)
@@ -182,3 +199,45 @@ def test_rgb_and_grey_frames_equal_to_ale(game):
             break
         assert np.array_equal(env.render()[0], oracle.ale.getScreenRGB())
         assert np.array_equal(obs[0, -1].numpy(), oracle.ale.getScreenGrayscale())
+
+
+def _white_pieces_taken(ram):
+    """VideoCheckers' board with white's pieces ($90, $A0) taken off."""
+    return {i: 0 for i in range(0x23) if i % 9 != 8 and ram[i] in (0x90, 0xA0)}
+
+
+# Rewards random play does not reach, after the same RAM writes on both (ale-py's setRAM): a
+# checkers game won (+1) and, in a reverse game, lost (-1: ALE's side comes from the mode);
+# VideoCube's idle timer running over ($DB from $FF to 0: -1); a round of WordZapper won; more
+# white discs in Othello; a hole of MiniatureGolf left after 3 strokes; black checkmated.
+@pytest.mark.parametrize("game, mode, writes, action, frames", [
+    ("video_checkers", 1, _white_pieces_taken, 0, 3),
+    ("video_checkers", 11, _white_pieces_taken, 0, 3),
+    ("video_cube", 0, lambda ram: {0x5B: 0xFF}, 0, 400),
+    ("word_zapper", 0, lambda ram: {0x5C: 0}, 0, 20),
+    ("othello", 0, lambda ram: {0x4E: 0x05}, 0, 20),
+    ("miniature_golf", 0, lambda ram: {0x07: 0x03, 0x08: 0, 0x2F: 0x02}, 0, 20),
+    ("video_chess", 0, lambda ram: {0x61: 0x82, 0x6E: 0}, 0, 3),
+])
+def test_rules_after_set_ram_as_ale(game, mode, writes, action, frames):
+    env = CuleEnv(game, num_envs=1, mode=mode)
+    oracle = AleOracle(get_game(game), mode=mode)
+    env.reset(seed=0)
+    for a in [*np.random.default_rng(0).integers(0, 18, size=60), *[0] * 100]:   # VideoCube's timer then runs
+        env.step([a])
+        oracle.act(int(a))
+    ram = env.get_ram()
+    for address, value in writes(ram[0].numpy()).items():
+        ram[0, address] = value
+        oracle.ale.setRAM(address, value)
+    env.set_ram(ram)
+    rewards = []
+    for _ in range(frames):
+        _, reward, terminated, _, info = env.step([action])
+        ale = oracle.act(action)
+        assert np.array_equal(env.get_ram()[0].numpy(), ale.ram)
+        assert (int(reward[0]), bool(terminated[0]), int(info["lives"][0])) == (ale.reward, ale.terminal, ale.lives)
+        rewards.append(ale.reward)
+        if ale.terminal:
+            break
+    assert any(rewards)

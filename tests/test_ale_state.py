@@ -14,6 +14,8 @@ GAMES = [
     "pong", "space_invaders", "ms_pacman", "road_runner", "montezuma_revenge", "robotank",   # 2K 4K F8 F6 E0 FE
     "breakout", "beam_rider", "chopper_command", "qbert", "riverraid", "star_gunner", "tennis", "time_pilot",
     "wizard_of_wor",   # rules with memory
+    "othello", "video_checkers", "video_cube", "word_zapper",   # more memory; video_checkers: of the mode
+    "kaboom",   # paddles on the left port only
 ]
 
 
@@ -71,3 +73,25 @@ def test_foreign_or_broken_states_are_refused():
         pong.states_from_ale([torch.zeros(3)])
     with pytest.raises(ValueError, match="at least one state"):
         pong.states_from_ale([])
+
+
+def test_a_counter_of_the_rules_is_loaded_as_ale_saved_it():
+    """Othello counts the frames without a turn ($C0 = 0) and ends the game after 50: a state
+    saved 20 frames into such a run ends on the same frame as ALE (the rules' run on the loaded
+    RAM must not count one more)."""
+    ale = AleOracle(get_game("othello"))
+    for _ in range(100):
+        ale.act(0)
+    ale.ale.setRAM(0x40, 0)   # nobody's turn
+    for _ in range(20):
+        ale.act(0)
+    env = CuleEnv("othello", num_envs=1)
+    env.reset(seed=0)
+    env.set_states(env.states_from_ale([ale.ale.cloneState()]))
+    for k in range(60):
+        _, _, terminated, _, _ = env.step([0])
+        frame = ale.act(0)
+        assert bool(terminated[0]) == frame.terminal, k
+        if frame.terminal:
+            break
+    assert frame.terminal

@@ -64,3 +64,12 @@ def test_roms_without_ale_settings_are_refused(game_id):
             get_game(name)
     with pytest.raises(ValueError, match="has no game settings"):
         CuleEnv(game_id)
+
+
+def test_long_starting_actions_spelled_out():
+    """Runs of one action (starts(run(NOOP, 486), ...)) reach Python as ALE's whole list."""
+    noop, fire = 0, 1
+    assert GAMES["word_zapper"].starting_actions == (noop,) * 486 + (fire, noop, noop)
+    assert GAMES["video_cube"].starting_actions == (noop,) * 61 + (fire, noop, noop)
+    assert GAMES["mario_bros"].starting_actions == (noop,) * 10 + (fire,) * 7
+    assert GAMES["asterix"].starting_actions == (fire,)   # a List, as before

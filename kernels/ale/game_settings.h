@@ -11,6 +11,8 @@
 
 namespace cule {
 
+struct GameState;
+
 // ALE action ids 0..17.
 enum : u8 {
     NOOP = 0, FIRE = 1, UP = 2, RIGHT = 3, LEFT = 4, DOWN = 5, UPRIGHT = 6, UPLEFT = 7, DOWNRIGHT = 8,
@@ -40,6 +42,34 @@ constexpr List list(T... items) {
     static_assert(sizeof...(T) <= 63, "a List holds at most 63 items");
     return List{(u8)sizeof...(T), {(u8)items...}};
 }
+
+// Starting actions longer than a List holds, as runs of one action: WordZapper's 486 NOOPs, then
+// FIRE and two NOOPs, are starts(run(NOOP, 486), FIRE, NOOP, NOOP).
+struct Run {
+    u8 action;
+    u16 count;
+};
+constexpr Run run(u8 action, u16 count) { return Run{action, count}; }
+constexpr Run as_run(Run r) { return r; }
+constexpr Run as_run(u8 action) { return Run{action, 1}; }
+struct Runs {
+    u8 size;
+    Run items[15];
+};
+template <typename... T>
+constexpr Runs starts(T... items) {
+    static_assert(sizeof...(T) <= 15, "starts() holds at most 15 runs");
+    return Runs{(u8)sizeof...(T), {as_run(items)...}};
+}
+
+// Modes numbered in blocks, more or larger than a List holds: block k (k < blocks) holds the
+// modes of `first` plus k * stride (VideoCube numbers its modes cube * 100 + variation).
+struct ModeBlocks {
+    List first;
+    u8 blocks;
+    u16 stride;
+};
+constexpr ModeBlocks mode_blocks(List first, u8 blocks, u16 stride) { return ModeBlocks{first, blocks, stride}; }
 
 // How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until RAM
 // `ram` equals the mode times `scale` plus `offset`, then a soft reset. Some games first play NOOP frames
@@ -75,13 +105,17 @@ struct GameSettings {
     static constexpr bool power_on_difficulty_a[2] = {false, false};
     static constexpr u32 minimal_actions = ALL_ACTIONS;
     static constexpr u32 legal_actions = ALL_ACTIONS;    // the others play as NOOP
-    static constexpr List modes = list(0), difficulties = list(0);
-    static constexpr List starting_actions = list();     // played once after each reset
+    static constexpr List modes = list(0), difficulties = list(0);     // modes: or ModeBlocks
+    static constexpr List starting_actions = list();     // played once after each reset; or Runs
     static constexpr ModeSelect mode_select = ModeSelect();
     // What ALE's settings object writes into a saved state after the cartridge ("?": a bool),
     // and which of those cule keeps in GameState (flag0 = flags[0], memory0 = memory[0], ...).
     static constexpr const char* ale_saved = "reward score terminal? lives";
     static constexpr const char* ale_kept = "";
+
+    // What ALE's setMode keeps in the game's settings besides selecting the mode (VideoCheckers:
+    // reverse checkers); the host calls it before selecting the mode.
+    CULE_HD static void select_mode(GameState&, i32) {}
 };
 
 // The display a game is shown with. `detecting`: the power-on run that detects PAL, which Stella

@@ -38,13 +38,19 @@
 #include "ale/games/hero.h"
 #include "ale/games/ice_hockey.h"
 #include "ale/games/jamesbond.h"
+#include "ale/games/kaboom.h"
 #include "ale/games/kangaroo.h"
 #include "ale/games/king_kong.h"
+#include "ale/games/koolaid.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
+#include "ale/games/lost_luggage.h"
+#include "ale/games/mario_bros.h"
+#include "ale/games/miniature_golf.h"
 #include "ale/games/montezuma_revenge.h"
 #include "ale/games/ms_pacman.h"
 #include "ale/games/name_this_game.h"
+#include "ale/games/othello.h"
 #include "ale/games/phoenix.h"
 #include "ale/games/pitfall.h"
 #include "ale/games/pong.h"
@@ -58,14 +64,23 @@
 #include "ale/games/solaris.h"
 #include "ale/games/space_invaders.h"
 #include "ale/games/star_gunner.h"
+#include "ale/games/superman.h"
 #include "ale/games/surround.h"
 #include "ale/games/tennis.h"
+#include "ale/games/tetris.h"
+#include "ale/games/tic_tac_toe_3d.h"
 #include "ale/games/time_pilot.h"
+#include "ale/games/trondead.h"
+#include "ale/games/turmoil.h"
 #include "ale/games/tutankham.h"
 #include "ale/games/up_n_down.h"
 #include "ale/games/venture.h"
+#include "ale/games/video_checkers.h"
+#include "ale/games/video_chess.h"
+#include "ale/games/video_cube.h"
 #include "ale/games/video_pinball.h"
 #include "ale/games/wizard_of_wor.h"
+#include "ale/games/word_zapper.h"
 #include "ale/games/yars_revenge.h"
 #include "ale/games/zaxxon.h"
 
@@ -102,13 +117,19 @@ namespace cule {
     X(hero, Hero) \
     X(ice_hockey, IceHockey) \
     X(jamesbond, Jamesbond) \
+    X(kaboom, Kaboom) \
     X(kangaroo, Kangaroo) \
     X(king_kong, KingKong) \
+    X(koolaid, Koolaid) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
+    X(lost_luggage, LostLuggage) \
+    X(mario_bros, MarioBros) \
+    X(miniature_golf, MiniatureGolf) \
     X(montezuma_revenge, MontezumaRevenge) \
     X(ms_pacman, MsPacman) \
     X(name_this_game, NameThisGame) \
+    X(othello, Othello) \
     X(phoenix, Phoenix) \
     X(pitfall, Pitfall) \
     X(pong, Pong) \
@@ -122,14 +143,23 @@ namespace cule {
     X(solaris, Solaris) \
     X(space_invaders, SpaceInvaders) \
     X(star_gunner, StarGunner) \
+    X(superman, Superman) \
     X(surround, Surround) \
     X(tennis, Tennis) \
+    X(tetris, Tetris) \
+    X(tic_tac_toe_3d, TicTacToe3D) \
     X(time_pilot, TimePilot) \
+    X(trondead, Trondead) \
+    X(turmoil, Turmoil) \
     X(tutankham, Tutankham) \
     X(up_n_down, UpNDown) \
     X(venture, Venture) \
+    X(video_checkers, VideoCheckers) \
+    X(video_chess, VideoChess) \
+    X(video_cube, VideoCube) \
     X(video_pinball, VideoPinball) \
     X(wizard_of_wor, WizardOfWor) \
+    X(word_zapper, WordZapper) \
     X(yars_revenge, YarsRevenge) \
     X(zaxxon, Zaxxon)
 
@@ -148,6 +178,16 @@ CULE_HD void game_reset(int game, GameState& g) {
     g.memory[0] = g.memory[1] = 0;
     switch (game) {
 #define X(id, Game) case GAME_##id: Game::reset(g); break;
+        CULE_FOR_EACH_GAME(X)
+#undef X
+        default: break;
+    }
+}
+
+// What ALE's setMode keeps of the mode in the game's settings (GameSettings::select_mode).
+CULE_HD void game_select_mode(int game, GameState& g, i32 mode) {
+    switch (game) {
+#define X(id, Game) case GAME_##id: Game::select_mode(g, mode); break;
         CULE_FOR_EACH_GAME(X)
 #undef X
         default: break;

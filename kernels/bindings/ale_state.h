@@ -106,18 +106,25 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     m.difficulty = (u8)get("m_difficulty");
     m.action_a = m.action_b = NOOP;   // ALE does not save the sticky actions
 
-    // The game's memory: what ALE saves of it (`f` names cule's flags[0], memory[0..1] where a
-    // game keeps any), then the game's rules run once on this RAM, which leaves a finished
-    // frame's memory as it is, for lives and terminal.
+    // The game's memory: what ALE's setMode keeps of the state's mode, what ALE saves of it (`f`
+    // names cule's flags[0], memory[0..1] where a game keeps any), then the game's rules run once
+    // on this RAM, for lives and terminal. That run leaves most memory as it is, but not a
+    // counter (Othello's frames without a turn) or a held reward (WordZapper's): what ALE saved
+    // is set again after it.
     GameState& g = m.game;
     std::memset(&g, 0, sizeof(g));
     game_reset(game, g);
+    game_select_mode(game, g, (i32)get("m_mode"));
     auto has = [&](const char* name) { return f.contains(name); };
-    if (has("flag0")) g.flags[0] = (u8)get("flag0");
-    if (has("memory0")) g.memory[0] = (i32)get("memory0");
-    if (has("memory1")) g.memory[1] = (i32)get("memory1");
+    auto set_saved_memory = [&] {
+        if (has("flag0")) g.flags[0] = (u8)get("flag0");
+        if (has("memory0")) g.memory[0] = (i32)get("memory0");
+        if (has("memory1")) g.memory[1] = (i32)get("memory1");
+    };
+    set_saved_memory();
     if (has("m_score")) g.score = (i32)get("m_score");
     game_step(game, r.ram, g);
+    set_saved_memory();
     g.reward = (i32)get("m_reward");
     return out;
 }

@@ -36,6 +36,21 @@ inline py::tuple items(const List& l) {
     return out;
 }
 
+// ModeBlocks and Runs spelled out in full, as Python reads a List.
+inline py::tuple items(const ModeBlocks& m) {
+    py::list out;
+    for (u32 k = 0; k < m.blocks; ++k)
+        for (u8 i = 0; i < m.first.size; ++i) out.append(k * m.stride + m.first.items[i]);
+    return py::tuple(out);
+}
+
+inline py::tuple items(const Runs& r) {
+    py::list out;
+    for (u8 i = 0; i < r.size; ++i)
+        for (u16 n = 0; n < r.items[i].count; ++n) out.append(r.items[i].action);
+    return py::tuple(out);
+}
+
 inline py::tuple action_set(u32 mask) {
     py::list out;
     for (u8 a = 0; a < NUM_ACTIONS; ++a)

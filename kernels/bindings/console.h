@@ -89,6 +89,7 @@ class SingleConsole {
         m_.episode_frame_number += 1;
     }
     void game_reset() { cule::game_reset(spec_.game, m_.game); }
+    void game_select_mode(int mode) { cule::game_select_mode(spec_.game, m_.game, mode); }
     void clear_actions() { m_.action_a = m_.action_b = NOOP; }
 
     Bytes ram() const { return Bytes(128, m_.console.riot.ram); }

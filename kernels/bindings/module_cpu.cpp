@@ -37,6 +37,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def("begin_episode", &SingleConsole::begin_episode)
         .def("count_frame", &SingleConsole::count_frame)
         .def("game_reset", &SingleConsole::game_reset)
+        .def("game_select_mode", &SingleConsole::game_select_mode)
         .def("clear_actions", &SingleConsole::clear_actions)
         .def("set_difficulty", [](SingleConsole& c, int d) { c.machine().difficulty = (u8)d; })
         .def("ram", &SingleConsole::ram)
