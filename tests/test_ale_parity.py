@@ -98,10 +98,13 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
-# recipes, and the custom menus of MsPacman and DoubleDunk.
+# recipes, and the custom menus of MsPacman and DoubleDunk. Frogger's game numbers are odd,
+# HumanCannonball's mode needs one player too, Backgammon's only difficulty is not its default,
+# Casino's poker follows 62 starting actions.
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
+    ("frogger", 2, 1), ("human_cannonball", 5, 1), ("backgammon", 0, 3), ("casino", 3, 2), ("et", 2, 3),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)

@@ -13,7 +13,8 @@ from cule.tools.oracle import AleOracle
 GAMES = [
     "pong", "space_invaders", "ms_pacman", "road_runner", "montezuma_revenge", "robotank",   # 2K 4K F8 F6 E0 FE
     "breakout", "beam_rider", "chopper_command", "qbert", "riverraid", "star_gunner", "tennis", "time_pilot",
-    "wizard_of_wor",   # rules with memory
+    "wizard_of_wor", "backgammon", "casino", "hangman", "haunted_house",   # rules with memory
+    "blackjack",   # a paddle range of its own
 ]
 
 
