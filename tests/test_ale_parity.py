@@ -177,3 +177,32 @@ def test_set_ram_as_ale_set_ram():
         if ale.terminal:
             break
     assert ale.terminal and ale.lives == 0
+
+
+@pytest.mark.parametrize("game", ["backgammon", "blackjack", "casino"])
+def test_paddles_over_their_whole_range_equal_to_ale(game):
+    """Paddle games whose paddle_max differs (Backgammon, Blackjack) and one at ALE's default
+    (Casino), driven to both ends of the range and back: RAM and screen equal ale-py's every
+    frame, and ALE's paddle does reach each end."""
+    import numpy as np
+
+    from cule import CuleEnv
+    from cule.ale_state import parse_ale_state
+    from cule.games import ACTIONS, get_game
+    from cule.tools.oracle import AleOracle
+
+    spec = get_game(game)
+    env = CuleEnv(game, num_envs=1)
+    oracle = AleOracle(spec)
+    env.reset(seed=0)
+    left, right = ACTIONS["LEFT"], ACTIONS["RIGHT"]   # LEFT turns the paddle up to paddle_max
+    paddle_min = 27450   # ALE's PADDLE_MIN
+    for actions, end in (([left] * 40, spec.paddle_max), ([right] * 60, paddle_min), ([left] * 30, None)):
+        for a in actions:
+            env.step([a])
+            frame = oracle.act(a)
+            assert np.array_equal(env.get_ram()[0].numpy(), frame.ram)
+            assert np.array_equal(env.get_screens()[0].numpy(), frame.screen)
+        if end is not None:
+            state = parse_ale_state(oracle.ale.cloneState().serialize(), spec, oracle.path.read_bytes())
+            assert state["m_left_paddle"] == end
