@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
-from .backends import SCREEN_HEIGHT, SCREEN_WIDTH, CpuBackend, StepSettings
+from .backends import SCREEN_WIDTH, CpuBackend, StepSettings
 from .games import Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
@@ -47,12 +47,14 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
     return mode
 
 
-def _check_image_size(height, width) -> tuple[int, int]:
-    """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/env/resize.h)."""
-    height, width = _check_positive_int("img_height", height), _check_positive_int("img_width", width)
-    if height > SCREEN_HEIGHT or width > SCREEN_WIDTH:
-        raise ValueError(f"img_height x img_width must be at most {SCREEN_HEIGHT} x {SCREEN_WIDTH} (frames can "
-                         f"only shrink), got {height} x {width}")
+def _check_image_size(game: Game, height, width) -> tuple[int, int]:
+    """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/env/resize.h);
+    None: the game's own size."""
+    height = game.screen_height if height is None else _check_positive_int("img_height", height)
+    width = SCREEN_WIDTH if width is None else _check_positive_int("img_width", width)
+    if height > game.screen_height or width > SCREEN_WIDTH:
+        raise ValueError(f"img_height x img_width must be at most {game.screen_height} x {SCREEN_WIDTH} for "
+                         f"{game.id} (frames can only shrink), got {height} x {width}")
     return height, width
 
 
@@ -82,7 +84,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, game: str, num_envs: int = 1, device: str | torch.device | None = None, frameskip: int = 1,
                  repeat_action_probability: float = 0.0, full_action_space: bool = True, noop_max: int = 0,
-                 grayscale: bool = False, img_height: int = SCREEN_HEIGHT, img_width: int = SCREEN_WIDTH,
+                 grayscale: bool = False, img_height: int | None = None, img_width: int | None = None,
                  stack_num: int = 1, maxpool: bool = False, reward_clipping: bool = False,
                  use_fire_reset: bool = False, episodic_life: bool = False, life_loss_info: bool = False,
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
@@ -101,7 +103,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
         if noop_max < 0:
             raise ValueError(f"noop_max must be >= 0, got {noop_max!r}")
-        self.img_height, self.img_width = _check_image_size(img_height, img_width)
+        self.img_height, self.img_width = _check_image_size(self.game, img_height, img_width)
         self.stack_num = _check_positive_int("stack_num", stack_num)
         if max_num_frames_per_episode < 0:
             raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
@@ -233,9 +235,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         return self._observation(), rewards, terminated, truncated, info
 
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
-        """The current RGB frames (k, 210, 160, 3) of `env_ids` (default: all), on the host."""
+        """The current RGB frames (k, height, 160, 3) of `env_ids` (default: all), on the host;
+        height is the game's (game.screen_height: 210 for most, 250 on PAL consoles)."""
         no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
-        frames = self._backend.observe(False, no_pool, SCREEN_HEIGHT, SCREEN_WIDTH)
+        frames = self._backend.observe(False, no_pool, self.game.screen_height, SCREEN_WIDTH)
         if env_ids is not None:
             frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
         return frames.cpu().numpy()
@@ -245,7 +248,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         return self._backend.ram()
 
     def get_screens(self) -> torch.Tensor:
-        """The current frames as ALE palette indices, (N, 210, 160) uint8 (ALE's getScreen)."""
+        """The current frames as ALE palette indices, (N, height, 160) uint8 (ALE's getScreen)."""
         return self._backend.screens()
 
     def get_states(self) -> torch.Tensor:
@@ -264,7 +267,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """Restores states from get_states into `env_ids` (default: all): uint8, shape
         (len(env_ids), state_size), a tensor (any device) or an array."""
         ids = self._env_ids(env_ids)
-        self._backend.set_states(self._bytes_arg("states", states, (len(ids), _cpu.STATE_SIZE)), ids)
+        self._backend.set_states(self._bytes_arg("states", states, (len(ids), self._spec.state_bytes)), ids)
 
     def states_from_ale(self, ale_states: Sequence) -> torch.Tensor:
         """States saved by ale-py 0.12.1 (`ALEInterface.cloneState()`: ALEState objects or their
@@ -289,7 +292,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """Replaces the reset pool: episodes that start from now on start from one of `states`
         (uint8, shape (K, state_size), e.g. rows of get_states()), picked by each env's RNG. The
         frame cap counts from there; frame numbers go on counting."""
-        states = self._bytes_arg("states", states, (len(states), _cpu.STATE_SIZE))
+        states = self._bytes_arg("states", states, (len(states), self._spec.state_bytes))
         if len(states) == 0:
             raise ValueError("the reset pool needs at least one state")
         self._backend.set_pool(states)

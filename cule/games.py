@@ -26,8 +26,8 @@ class ModeSelect:
 
     ram: int
     select_frames: int
-    offset: int = 0
     scale: int = 1
+    offset: int = 0
     also_ram: int = 0
     also_value: int = 0
     noops_first: int = 0
@@ -51,7 +51,9 @@ class Game:
     md5: str
     rom_bytes: int
     scheme: str                # bank-switching scheme
-    ystart: int                # first scanline of the 210 ALE shows
+    ystart: int                # first scanline ALE shows
+    screen_height: int         # how many: 210 mostly, 250 on PAL consoles, a few others
+    pal: bool                  # a PAL console: its palette and colour loss
     hmove_blanks: bool         # HMOVE blanks the first 8 pixels of a line
     left: str                  # controller in the left port: JOYSTICK, PADDLES or NONE
     right: str
@@ -86,6 +88,10 @@ _CATALOGUE = tuple(
 GAMES: dict[str, Game] = {g.id: g for g in _CATALOGUE}
 _BY_NAME = {g.name: g for g in _CATALOGUE}
 
+# ROMs ale-py 0.12.1 ships but has no game settings for: its loadROM exits the process. Their
+# rules (reward, end of game) are nowhere defined, so cule refuses them rather than guess.
+WITHOUT_ALE_SETTINGS = {"combat": "Combat", "joust": "Joust", "maze_craze": "MazeCraze", "warlords": "Warlords"}
+
 
 def get_game(name: str) -> Game:
     """Looks a game up by ALE id ("ms_pacman"), v5 name ("MsPacman") or env id ("ALE/MsPacman-v5")."""
@@ -93,12 +99,16 @@ def get_game(name: str) -> Game:
     if isinstance(key, str) and "/" in key:
         key = key.split("/", 1)[1].split("-v", 1)[0]
     game = GAMES.get(key) or _BY_NAME.get(key)
+    unsupported = key if key in WITHOUT_ALE_SETTINGS else {v: k for k, v in WITHOUT_ALE_SETTINGS.items()}.get(key)
+    if unsupported:
+        raise ValueError(f"ale-py 0.12.1 ships a ROM for {unsupported!r} but has no game settings for it (no "
+                         "reward, end of game or action set), and neither has cule")
     if game is None:
-        raise ValueError(f"unknown game {name!r}; cule knows the Atari-57: {', '.join(sorted(GAMES))}")
+        raise ValueError(f"unknown game {name!r}; cule knows: {', '.join(sorted(GAMES))}")
     return game
 
 
 def list_games() -> list[str]:
-    """The games cule runs: the Atari-57, each checked frame for frame against ale-py (RAM,
+    """The games cule runs: ROMs ale-py ships, each checked frame for frame against ale-py (RAM,
     screen, reward, terminal, lives; docs/games.md has the runs)."""
     return sorted(g.id for g in _CATALOGUE)

@@ -1,7 +1,7 @@
 """Videos of chosen environments of a vector env, one file per episode (gymnasium's RecordVideo
 does not take vector envs): animated GIFs by default, or MP4 (H.264) with imageio-ffmpeg
 (`pip install 'cule[video]'`). Frames are the emulator's palette indices, so the GIF keeps the
-exact NTSC colours without quantising, and needs no imaging library.
+exact NTSC or PAL colours without quantising, and needs no imaging library.
 
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", env_ids=[0, 1])
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", video_format="mp4")
@@ -43,14 +43,15 @@ def _sub_blocks(data: bytes) -> bytes:
     return bytes(out + b"\x00")
 
 
-def write_gif(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
-    """An animated GIF of frames of ALE palette indices, (210, 160) uint8 each, looping."""
+def write_gif(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0, pal: bool = False) -> None:
+    """An animated GIF of frames of ALE palette indices, (height, 160) uint8 each, looping; `pal`:
+    the frames are a PAL console's (Game.pal)."""
     if not len(frames):
         raise ValueError("write_gif needs at least one frame")
     height, width = frames[0].shape
     delay = max(1, round(100 / fps))   # hundredths of a second
     out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0))
-    out += _cpu.palette_rgb().astype(np.uint8).tobytes()
+    out += _cpu.palette_rgb(pal).astype(np.uint8).tobytes()
     out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"   # loop forever
     for frame in frames:
         out += b"\x21\xf9\x04\x00" + struct.pack("<H", delay) + b"\x00\x00"
@@ -67,13 +68,14 @@ def _imageio_ffmpeg():
     return imageio_ffmpeg
 
 
-def write_mp4(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
-    """An H.264 MP4 (yuv420p, what players expect) of frames of ALE palette indices."""
+def write_mp4(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0, pal: bool = False) -> None:
+    """An H.264 MP4 (yuv420p, what players expect) of frames of ALE palette indices; `pal`: the
+    frames are a PAL console's (Game.pal)."""
     if not len(frames):
         raise ValueError("write_mp4 needs at least one frame")
     height, width = frames[0].shape
-    palette = _cpu.palette_rgb().astype(np.uint8)
-    # macro_block_size=1: keep 160 x 210 (both even, as yuv420p needs) instead of padding to 16s.
+    palette = _cpu.palette_rgb(pal).astype(np.uint8)
+    # macro_block_size=1: keep 160 x height (both even, as yuv420p needs) instead of padding to 16s.
     writer = _imageio_ffmpeg().write_frames(str(path), (width, height), fps=fps, codec="libx264",
                                             macro_block_size=1, ffmpeg_log_level="error")
     writer.send(None)
@@ -137,7 +139,7 @@ class RecordVideo(gymnasium.vector.VectorWrapper):
     def _save(self, i: int) -> None:
         if self._frames[i]:
             path = self.folder / f"env{i}-episode{self._episodes[i]}.{self.video_format}"
-            WRITERS[self.video_format](path, self._frames[i], self.fps)
+            WRITERS[self.video_format](path, self._frames[i], self.fps, pal=self.env.unwrapped.game.pal)
             self._episodes[i] += 1
         self._frames[i] = []
 

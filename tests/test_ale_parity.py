@@ -1,12 +1,18 @@
 """cule against ale-py 0.12.1, frame by frame: seeded random actions from the full action set;
 RAM, screen, reward, terminal, lives and frame numbers compared after every frame, across
 episode ends (cule's next-step autoreset against a fresh ale-py console)."""
+import numpy as np
 import pytest
 
-from cule.games import list_games
+from cule import CuleEnv
+from cule.games import get_game, list_games
 from cule.tools.diff import run_diff
+from cule.tools.oracle import AleOracle
 
 GAMES = list_games()
+# Games shown other than as 210 NTSC rows: PAL consoles (250 rows, their palette, colour loss),
+# and heights of their own.
+OTHER_DISPLAYS = [g for g in GAMES if get_game(g).pal or get_game(g).screen_height != 210]
 
 
 # For each game, a seed whose random play reaches game over early, and the frame it does (None:
@@ -29,6 +35,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'bowling': (2, 8359),
     'boxing': (0, 7141),
     'breakout': (5, 604),
+    'carnival': (5, 1448),
     'casino': (0, 2405),
     'centipede': (4, 3141),
     'chopper_command': (4, 2239),
@@ -57,6 +64,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'ice_hockey': (0, 12800),
     'jamesbond': (1, 1888),
     'kangaroo': (0, 1450),
+    'king_kong': (0, 6275),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
     'montezuma_revenge': (1, 1682),
@@ -179,17 +187,29 @@ def test_set_ram_as_ale_set_ram():
     assert ale.terminal and ale.lives == 0
 
 
+@pytest.mark.parametrize("game", OTHER_DISPLAYS)
+def test_rgb_and_grey_frames_equal_to_ale(game):
+    """render()'s RGB frames and the grey observations as ale-py's getScreenRGB and
+    getScreenGrayscale: the PAL palette (odd entries where colour is lost) and the screen height."""
+    env = CuleEnv(game, grayscale=True)
+    oracle = AleOracle(get_game(game))
+    obs, _ = env.reset(seed=0)
+    for action in np.random.default_rng(0).integers(0, 18, size=300):
+        obs, _, terminated, truncated, _ = env.step([action])
+        oracle.ale.act(int(action))
+        if terminated[0] or truncated[0]:
+            break
+        assert np.array_equal(env.render()[0], oracle.ale.getScreenRGB())
+        assert np.array_equal(obs[0, -1].numpy(), oracle.ale.getScreenGrayscale())
+
+
 @pytest.mark.parametrize("game", ["backgammon", "blackjack", "casino"])
 def test_paddles_over_their_whole_range_equal_to_ale(game):
     """Paddle games whose paddle_max differs (Backgammon, Blackjack) and one at ALE's default
     (Casino), driven to both ends of the range and back: RAM and screen equal ale-py's every
     frame, and ALE's paddle does reach each end."""
-    import numpy as np
-
-    from cule import CuleEnv
     from cule.ale_state import parse_ale_state
-    from cule.games import ACTIONS, get_game
-    from cule.tools.oracle import AleOracle
+    from cule.games import ACTIONS
 
     spec = get_game(game)
     env = CuleEnv(game, num_envs=1)

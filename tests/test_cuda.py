@@ -22,7 +22,7 @@ from cule.backends import cuda
 V5 = dict(frameskip=4, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84, img_width=84,
           stack_num=4, maxpool=True)
 MID_STEP_CAP = 98
-RGB = dict(grayscale=False, img_height=210, img_width=160)
+RGB = dict(grayscale=False, img_height=None, img_width=None)   # full size: the game's own height
 
 HOST = pytest.param("cpu", id="host")
 GPU = pytest.param("cuda", id="gpu", marks=pytest.mark.cuda)   # tests/conftest.py skips it without a GPU
@@ -110,8 +110,8 @@ def test_host_kernels_take_the_arguments_cupy_would():
     with pytest.raises(TypeError, match="cule_layout takes 1 arguments, got 2"):
         _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()), np.int32(0)))
     axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8)
-    with pytest.raises(TypeError, match="cule_area_axes: argument 1 must be a numpy int32, got int64 84"):
-        _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(84), np.int32(84)))
+    with pytest.raises(TypeError, match="cule_area_axes: argument 1 must be a numpy int32, got int64 210"):
+        _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(210), np.int32(84), np.int32(84)))
     _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()),))
     assert dict(zip(_cpu.layout(), out.tolist())) == _cpu.layout()
 

@@ -1,5 +1,5 @@
-"""cule's game catalogue against ale-py 0.12.1 itself: ROM md5 and size, minimal action set,
-modes, difficulties, lives after reset, and the v5 names gymnasium registers."""
+"""cule's game catalogue against ale-py 0.12.1 itself: ROM md5 and size, screen size, minimal
+action set, modes, difficulties, lives after reset, and the v5 names gymnasium registers."""
 import hashlib
 from pathlib import Path
 
@@ -11,13 +11,14 @@ from ale_py import roms
 from cule import _cpu
 from cule.env import make_console
 from cule.reset import ale_reset
-from cule.games import GAMES, get_game, list_games
+from cule import CuleEnv
+from cule.games import GAMES, WITHOUT_ALE_SETTINGS, get_game, list_games
 
 gymnasium.register_envs(ale_py)
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
 
 
-def test_games_in_kernel_order():
+def test_the_games_in_kernel_order():
     assert len(GAMES) == _cpu.NUM_GAMES
     assert [g.index for g in sorted(GAMES.values(), key=lambda g: g.id)] == list(range(len(GAMES)))
 
@@ -36,6 +37,7 @@ def test_catalogue_matches_ale_py(game_id):
 
     ale = ale_py.ALEInterface()
     ale.loadROM(str(path))
+    assert ale.getScreen().shape == (game.screen_height, 160)
     assert game.minimal_actions == tuple(a.value for a in ale.getMinimalActionSet())
     assert set(game.minimal_actions) <= set(game.legal_actions)
     assert game.modes == tuple(int(m) for m in ale.getAvailableModes())
@@ -54,4 +56,15 @@ def test_catalogue_matches_ale_py(game_id):
 
 
 def test_every_game_is_listed():
-    assert list_games() == sorted(GAMES)   # every cartridge scheme of the Atari-57 is emulated
+    assert list_games() == sorted(GAMES)
+
+
+@pytest.mark.parametrize("game_id", sorted(WITHOUT_ALE_SETTINGS))
+def test_roms_without_ale_settings_are_refused(game_id):
+    """ale-py ships these ROMs but its loadROM exits on them: cule says so, by id or name."""
+    assert roms.get_rom_path(game_id).exists()
+    for name in (game_id, WITHOUT_ALE_SETTINGS[game_id], f"ALE/{WITHOUT_ALE_SETTINGS[game_id]}-v5"):
+        with pytest.raises(ValueError, match=f"ale-py 0.12.1 ships a ROM for '{game_id}' but has no game settings"):
+            get_game(name)
+    with pytest.raises(ValueError, match="has no game settings"):
+        CuleEnv(game_id)

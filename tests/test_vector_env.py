@@ -78,6 +78,10 @@ def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False, max
     ("breakout", {"img_height": 70, "img_width": 80, "grayscale": False}),
     ("space_invaders", {"img_height": 210, "img_width": 80}),
     ("breakout", {"img_height": 42, "img_width": 32}),
+    # Other displays: PAL (250 rows, its palette) shrunk and at full size; 214 rows from line 26.
+    ("king_kong", {"maxpool": True, "img_height": 84, "img_width": 84}),
+    ("king_kong", {"img_height": 250, "grayscale": False}),
+    ("carnival", {"maxpool": True, "img_height": 84, "img_width": 84}),
 ])
 def test_next_step_autoreset_as_atari_vector_env(game, options):
     ale, cule = both(game, **options)
@@ -213,7 +217,7 @@ def test_render_gives_rgb_frames_of_chosen_envs():
 
 
 def test_bad_options_are_named():
-    with pytest.raises(ValueError, match=r"at most 210 x 160 \(frames can only shrink\), got 300 x 84"):
+    with pytest.raises(ValueError, match=r"at most 210 x 160 for pong \(frames can only shrink\), got 300 x 84"):
         CuleEnv("pong", img_height=300, img_width=84)
     with pytest.raises(TypeError, match=r"unknown option 'stack'; CuleEnv takes .*stack_num"):
         CuleEnv("pong", stack=4)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .. import _cpu
 
-SCREEN_HEIGHT, SCREEN_WIDTH = _cpu.SCREEN_HEIGHT, _cpu.SCREEN_WIDTH   # ALE's frame
+SCREEN_WIDTH = _cpu.SCREEN_WIDTH   # ALE's frames: this wide, Game.screen_height high
 
 
 @dataclass(frozen=True)

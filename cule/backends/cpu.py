@@ -6,7 +6,7 @@ import torch
 
 from .. import _cpu
 from ..games import Game
-from . import SCREEN_HEIGHT, SCREEN_WIDTH, StepSettings
+from . import SCREEN_WIDTH, StepSettings
 
 
 class CpuBackend:
@@ -16,6 +16,7 @@ class CpuBackend:
     def __init__(self, game: Game, rom: bytes, pool: np.ndarray, settings: StepSettings, num_threads: int,
                  maxpool: bool = True):
         self.num_envs = settings.num_envs
+        self._screen_height = game.screen_height
         s = settings
         self._vec = _cpu.VecEnv(_cpu.GameSpec(rom, game.index), s.num_envs, s.frameskip,
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
@@ -72,7 +73,7 @@ class CpuBackend:
         return torch.from_numpy(out)
 
     def screens(self) -> torch.Tensor:
-        out = np.empty((self.num_envs, SCREEN_HEIGHT, SCREEN_WIDTH), dtype=np.uint8)
+        out = np.empty((self.num_envs, self._screen_height, SCREEN_WIDTH), dtype=np.uint8)
         self._vec.screens(out)
         return torch.from_numpy(out)
 

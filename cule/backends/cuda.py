@@ -26,9 +26,8 @@ import torch
 from .. import _cpu
 from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
-from . import SCREEN_HEIGHT, SCREEN_WIDTH, StepSettings
+from . import SCREEN_WIDTH, StepSettings
 
-SCREEN_BYTES = 2 * SCREEN_HEIGHT * SCREEN_WIDTH   # both frame buffers of an environment
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
@@ -160,13 +159,15 @@ class CudaBackend:
         self.device = kernels.device
         self.asynchronous = kernels.asynchronous
         self.num_envs = n = settings.num_envs
+        self._screen_height = game.screen_height
         self._layout = self._check_layout()
         machine = self._layout["machine"]
 
         self.set_pool(torch.from_numpy(np.ascontiguousarray(pool)))
         self._rom = torch.tensor(list(rom), dtype=torch.uint8, device=self.device)
         self._machines = torch.zeros((n, machine), dtype=torch.uint8, device=self.device)
-        self._screens = torch.zeros((n, SCREEN_BYTES), dtype=torch.uint8, device=self.device)
+        # Both frame buffers of each env: the game's display, screen_height x SCREEN_WIDTH each.
+        self._screens = torch.zeros((n, 2 * game.screen_height * SCREEN_WIDTH), dtype=torch.uint8, device=self.device)
         self._rng = torch.zeros((n, 2), dtype=torch.int64, device=self.device)   # EnvRng: key, counter
         self._needs_reset = torch.zeros(n, dtype=torch.uint8, device=self.device)
         self._axes: dict[tuple[int, int], torch.Tensor] = {}
@@ -215,15 +216,16 @@ class CudaBackend:
             return rewards, terminated, truncated
         self._launch("cule_step_logged", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
                      self._jobs, rewards, terminated, truncated, np.int32(n))
-        self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, self._screens, skip, np.int32(n))
-        self._launch("cule_redo", n, STEP_BLOCK, self._jobs, self._screens, self._rom, *self._config, skip,
+        self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
+                     np.int32(n))
+        self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,
                      np.int32(n))
         return rewards, terminated, truncated
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
                           device=self.device)
-        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out, self._machines, self._screens,
+        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out, self._machines, *self._frame_buffers(),
                      self._u8(pooled), np.int32(grey), np.int32(height), np.int32(width),
                      self._area_axes(height, width), np.int32(self.num_envs))
         return out
@@ -237,7 +239,7 @@ class CudaBackend:
 
     def screens(self) -> torch.Tensor:
         front = self._machines[:, self._layout["front"]].long()
-        frames = self._screens.view(self.num_envs, 2, SCREEN_HEIGHT, SCREEN_WIDTH)
+        frames = self._screens.view(self.num_envs, 2, self._screen_height, SCREEN_WIDTH)
         return frames[torch.arange(self.num_envs, device=self.device), front]
 
     def info(self) -> dict[str, torch.Tensor]:
@@ -266,9 +268,13 @@ class CudaBackend:
 
     # ---- helpers -----------------------------------------------------------------------------
 
+    def _frame_buffers(self) -> tuple:
+        """The frame buffers as the kernels take them: the array and the game's screen height."""
+        return self._screens, np.int32(self._screen_height)
+
     def _pool(self) -> tuple:
         """The arguments that cule_step and cule_reset open with."""
-        return (self._machines, self._screens, self._rng, self._needs_reset, self._pool_machines,
+        return (self._machines, *self._frame_buffers(), self._rng, self._needs_reset, self._pool_machines,
                 self._pool_screens, np.uint32(len(self._pool_machines)))
 
     def _u8(self, t: torch.Tensor) -> torch.Tensor:
@@ -286,7 +292,7 @@ class CudaBackend:
         key = (height, width)
         if key not in self._axes:
             axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
-            self._launch("cule_area_axes", 1, 1, axes, np.int32(height), np.int32(width))
+            self._launch("cule_area_axes", 1, 1, axes, np.int32(self._screen_height), np.int32(height), np.int32(width))
             self._axes[key] = axes
         return self._axes[key]
 

@@ -30,6 +30,7 @@ class Mismatch:
     cule_screen: np.ndarray | None = None
     ale_screen: np.ndarray | None = None
     detail: str = ""
+    pal: bool = False   # the screens are a PAL console's
 
     def describe(self) -> str:
         lines = [f"first mismatch at frame {self.frame}: {', '.join(self.fields)}"]
@@ -87,6 +88,7 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
         mismatch = compare_frame(f, cule, ale)
         if mismatch:
             mismatch.detail = machine_detail(env)
+            mismatch.pal = game.pal
             return mismatch, episode_ends
         episode_ends += ale.terminal or ale.truncated
     return None, episode_ends
@@ -115,7 +117,7 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
 
 def mismatch_png(m: Mismatch, path: Path) -> None:
     """cule | ale | difference (red where the palette indices differ), each scaled 2x."""
-    palette = _cpu.palette_rgb()
+    palette = _cpu.palette_rgb(m.pal)
     a, b = palette[m.cule_screen], palette[m.ale_screen]
     diff = np.zeros_like(a)
     diff[m.cule_screen != m.ale_screen] = (255, 0, 0)

@@ -14,7 +14,7 @@ from ..games import Game
 @dataclass
 class AleFrame:
     ram: np.ndarray
-    screen: np.ndarray        # palette indices (210, 160)
+    screen: np.ndarray        # palette indices (height, 160)
     reward: int
     terminal: bool
     truncated: bool          # the frame cap ended the episode (and the game is not over)

@@ -7,6 +7,7 @@
 #pragma once
 #include "types.h"
 #include "atari/cart.h"
+#include "atari/tia.h"
 
 namespace cule {
 
@@ -46,7 +47,7 @@ constexpr List list(T... items) {
 // soft-reset, or press SELECT once (`select_first` frames) before looking.
 // select_frames == 0: the game has one mode, or cule/reset.py drives its menu.
 struct ModeSelect {
-    u8 ram_address = 0, select_frames = 0, offset = 0, scale = 1, noops_first = 0, select_first = 0;
+    u8 ram_address = 0, select_frames = 0, scale = 1, offset = 0, noops_first = 0, select_first = 0;
     u8 also_ram = 0, also_value = 0;
     bool soft_reset_first = false;
 
@@ -56,8 +57,8 @@ struct ModeSelect {
         m.select_frames = frames;
         return m;
     }
+    constexpr ModeSelect times(u8 k) const { ModeSelect m = *this; m.scale = k; return m; }
     constexpr ModeSelect plus(u8 v) const { ModeSelect m = *this; m.offset = v; return m; }
-    constexpr ModeSelect times(u8 v) const { ModeSelect m = *this; m.scale = v; return m; }
     constexpr ModeSelect and_ram(u8 address, u8 value) const {
         ModeSelect m = *this;
         m.also_ram = address;
@@ -70,7 +71,11 @@ struct ModeSelect {
 };
 
 struct GameSettings {
-    static constexpr u8 ystart = 34;                 // first scanline of the 210 ALE shows
+    // Stella's display properties (tia.h, Display): the first scanline ALE shows, how many,
+    // and whether the console is PAL (ALE detects it at power-on; a header states the outcome).
+    static constexpr u8 ystart = 34;
+    static constexpr u16 display_height = NTSC_HEIGHT;
+    static constexpr bool pal = false;
     static constexpr bool hmove_blanks = true;       // HMOVE blanks the first 8 pixels of a line
     static constexpr Controller left = JOYSTICK, right = JOYSTICK;
     static constexpr bool swap_ports = false, swap_paddles = false;
@@ -88,5 +93,15 @@ struct GameSettings {
     static constexpr const char* ale_saved = "reward score terminal? lives";
     static constexpr const char* ale_kept = "";
 };
+
+// The display a game is shown with. `detecting`: the power-on run that detects PAL, which Stella
+// runs as NTSC at the properties' height; after it a PAL game whose properties say 210 rows
+// shows 250.
+template <typename Game>
+constexpr Display display_of(bool detecting = false) {
+    const bool pal = Game::pal && !detecting;
+    const u16 height = pal && Game::display_height == NTSC_HEIGHT ? (u16)PAL_HEIGHT : Game::display_height;
+    return Display{height, Game::ystart, (u8)pal, (u8)Game::hmove_blanks};
+}
 
 }  // namespace cule

@@ -26,6 +26,7 @@
 #include "ale/games/bowling.h"
 #include "ale/games/boxing.h"
 #include "ale/games/breakout.h"
+#include "ale/games/carnival.h"
 #include "ale/games/casino.h"
 #include "ale/games/centipede.h"
 #include "ale/games/chopper_command.h"
@@ -54,6 +55,7 @@
 #include "ale/games/ice_hockey.h"
 #include "ale/games/jamesbond.h"
 #include "ale/games/kangaroo.h"
+#include "ale/games/king_kong.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
 #include "ale/games/montezuma_revenge.h"
@@ -104,6 +106,7 @@ namespace cule {
     X(bowling, Bowling) \
     X(boxing, Boxing) \
     X(breakout, Breakout) \
+    X(carnival, Carnival) \
     X(casino, Casino) \
     X(centipede, Centipede) \
     X(chopper_command, ChopperCommand) \
@@ -132,6 +135,7 @@ namespace cule {
     X(ice_hockey, IceHockey) \
     X(jamesbond, Jamesbond) \
     X(kangaroo, Kangaroo) \
+    X(king_kong, KingKong) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
     X(montezuma_revenge, MontezumaRevenge) \

@@ -36,7 +36,7 @@ struct Bus {
     const u8* rom;
     TiaLog* log;
 
-    CULE_HD u8* frame() { return screen + c.tia.front * SCREEN_PIXELS; }
+    CULE_HD u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
     CULE_INLINE u8 peek(u16 addr) {
@@ -83,12 +83,12 @@ CULE_HD void rebase_cycles(Console& c) {
     c.cycles = 0;
 }
 
-// Stella's System::reset: RAM survives; the RIOT timer takes a fresh random start value.
-CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_draw, u8 ystart,
-                           bool hmove_blanks) {
+// Stella's System::reset: RAM survives; the RIOT timer takes a fresh random start value. The
+// display is the game's, except in the power-on run that detects PAL (tia.h, Display).
+CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_draw, const Display& display) {
     rebase_cycles(c);
     riot_reset(c.riot, random_draw);
-    tia_reset(c.tia, screen, screen + SCREEN_PIXELS, c.cycles, ystart, hmove_blanks);
+    tia_reset(c.tia, screen, screen + (i32)display.height * SCREEN_WIDTH, c.cycles, display);
     cart_reset(c.cart);
     Bus<true> bus = {c, screen, rom, nullptr};
     cpu_reset(c.cpu, bus);
@@ -126,12 +126,12 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
 
 // The frame ALE shows: the buffer the last frame was drawn into.
 CULE_HD const u8* console_screen(const Console& c, const u8* screen) {
-    return screen + c.tia.front * SCREEN_PIXELS;
+    return screen + c.tia.front * frame_pixels(c.tia);
 }
 
 // The frame before it, in the other buffer.
 CULE_HD const u8* console_previous_screen(const Console& c, const u8* screen) {
-    return screen + (1 - c.tia.front) * SCREEN_PIXELS;
+    return screen + (1 - c.tia.front) * frame_pixels(c.tia);
 }
 
 }  // namespace cule

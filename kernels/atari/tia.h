@@ -88,10 +88,24 @@ enum : i32 {
     HBLANK = 68,
     CLOCKS_PER_LINE = 228,
     SCREEN_WIDTH = 160,
-    SCREEN_HEIGHT = 210,
-    SCREEN_PIXELS = SCREEN_WIDTH * SCREEN_HEIGHT,
-    MAX_SCANLINES = 290,        // NTSC: a TIA write past this line ends the frame
+    MAX_SCREEN_HEIGHT = 256,    // the tallest display ALE's properties give (Combat, PAL)
+    NTSC_HEIGHT = 210,          // ALE's usual display height, and the PAL detection run's
+    PAL_HEIGHT = 250,           // what a PAL game whose properties say 210 shows instead
 };
+
+// How ALE shows a game (Stella's Display.YStart, Display.Height and display format, and
+// Emulation.HmoveBlanks): `height` rows from scanline `ystart`. A PAL console lets a frame run
+// to 342 scanlines instead of 290 before a TIA write ends it, and loses colour: after a frame of
+// an odd number of scanlines every colour gets bit 0 set (odd palette entries), else cleared.
+struct Display {
+    u16 height;
+    u8 ystart;
+    u8 pal;
+    u8 hmove_blanks;
+};
+
+// The scanline past which a TIA write ends the frame.
+CULE_HD i32 max_scanlines(bool pal) { return pal ? 342 : 290; }
 
 // What one of Stella's mask pointers captured: the object's position and shape when it was set.
 struct ObjectMask {
@@ -116,6 +130,7 @@ struct Tia {
     i32 frame_pos;               // next pixel the drawing writes (Stella's frame pointer)
     u32 pf;                      // PF2:PF1:PF0 as bits 19..0
     u16 collision;
+    u16 height;                  // rows shown (Display::height)
     i16 posp0, posp1, posm0, posm1, posbl;
     ObjectMask mp0, mp1, mm0, mm1, mbl;
     u8 color[4];                 // by *_COLOR slot
@@ -125,11 +140,19 @@ struct Tia {
     u8 hmp0, hmp1, hmm0, hmm1, hmbl;
     u8 enabled;                  // *_BIT of the objects that may show
     u8 dump_enabled, hmove_blank, allow_hmove_blank, m0_ark, m0_ark_counter;
-    u8 ystart;
+    u8 ystart, pal;              // Display::ystart, Display::pal
     u8 front;                    // which of the two frame buffers is being drawn
     u8 partial_frame, frame_greyed;
-    u8 padding[1];  // explicit: states move and compare as bytes
+    u8 padding[2];  // explicit: states move and compare as bytes
 };
+
+// Pixels in one frame buffer.
+CULE_HD i32 frame_pixels(const Tia& t) { return (i32)t.height * SCREEN_WIDTH; }
+
+// A colour register's value as the TIA keeps it: bit 0 is PAL colour loss.
+CULE_HD u8 colour_with_loss(const Tia& t, u8 value) {
+    return (u8)((value & 0xFE) | (t.pal && (t.scanlines_last_frame & 1)));
+}
 
 // Paddle and fire inputs as the TIA reads them.
 struct TiaInputs {
@@ -276,8 +299,8 @@ CULE_HD bool masks_empty(const Tia& t, u32 objects, i32 hpos) {
     return true;
 }
 
-CULE_HD void fill(u8* fb, i32 pos, i32 n, u8 value) {
-    if (pos + n > SCREEN_PIXELS) n = SCREEN_PIXELS - pos;   // rows past the screen are never shown
+CULE_HD void fill(const Tia& t, u8* fb, i32 pos, i32 n, u8 value) {
+    if (pos + n > frame_pixels(t)) n = frame_pixels(t) - pos;   // rows past the screen are never shown
     fill_bytes(fb + pos, n, value);
 }
 
@@ -400,7 +423,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     i32 pos = t.frame_pos;
     t.frame_pos += n;
     if (t.vblank & 0x02) {
-        if (DRAW) fill(fb, pos, n, 0);
+        if (DRAW) fill(t, fb, pos, n, 0);
         return;
     }
     if (!DRAW) {   // only collisions to latch: none where every pair that could collide already has
@@ -435,7 +458,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
         if (!DRAW) continue;
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
-        if (pos + (to - hpos) > SCREEN_PIXELS) to = SCREEN_PIXELS - pos + hpos;   // rows past the screen
+        if (pos + (to - hpos) > frame_pixels(t)) to = frame_pixels(t) - pos + hpos;   // rows past the screen
         if (to <= from) continue;
         u32 shown = span_bits(w, from, to), left = span_bits(w, 0, 80);
         // Stella's rule: P0/M0 over P1/M1 over PF/BL over the background; under priority PF/BL
@@ -477,7 +500,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         u32 step = four_pixel_step_masks(e0);
         if (step && ((step & 0x80000000u) || masks_empty(t, step, last_step))) {
             u8 c = four_pixel_step_colour(t, e0, last_step);
-            fill(fb, pos + n, last_step + 4 - end, c);
+            fill(t, fb, pos + n, last_step + 4 - end, c);
         }
     }
 }
@@ -525,7 +548,7 @@ CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
         // HMOVE blanks the line's first 8 pixels; Stella clears from the span's start to clock
         // 76 even when the span ends in HBLANK, and later spans redraw what lies beyond.
         if (t.hmove_blank && from < HBLANK + 8) {
-            if (DRAW) fill(fb, line_pos, HBLANK + 8 - from, 0);
+            if (DRAW) fill(t, fb, line_pos, HBLANK + 8 - from, 0);
             if (n + from >= HBLANK + 8) t.hmove_blank = 0;
         }
         if (t.clocks_to_end_of_line == CLOCKS_PER_LINE) end_of_line(t);
@@ -545,19 +568,21 @@ CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
 
 // ---- reset and frames -----------------------------------------------------------------------
 
-CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, u8 ystart, bool hmove_blanks) {
+CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, const Display& d) {
     u8 partial = t.partial_frame, front = t.front, greyed = t.frame_greyed;
     u8* bytes = (u8*)&t;
     for (u32 i = 0; i < sizeof(Tia); ++i) bytes[i] = 0;
     t.partial_frame = partial;   // survives a reset, like the frame buffers' roles
     t.front = front;
     t.frame_greyed = greyed;
-    t.allow_hmove_blank = hmove_blanks;
-    t.ystart = ystart;
-    for (i32 i = 0; i < SCREEN_PIXELS; ++i) fb_front[i] = fb_back[i] = 0;
+    t.allow_hmove_blank = d.hmove_blanks;
+    t.ystart = d.ystart;
+    t.height = d.height;
+    t.pal = d.pal;
+    for (i32 i = 0; i < frame_pixels(t); ++i) fb_front[i] = fb_back[i] = 0;
     t.clock_frame_start = (i32)(cycles * 3);
-    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * ystart;
-    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * SCREEN_HEIGHT;
+    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * t.height;
     t.clock_last_update = t.clock_frame_start;
     t.clocks_to_end_of_line = CLOCKS_PER_LINE;
     t.vsync_finish_clock = 0x7FFFFFFF;
@@ -586,11 +611,12 @@ CULE_HD void tia_start_frame(Tia& t, u32 clocks_into_line) {
     t.front ^= 1;
     t.clock_frame_start = -(i32)clocks_into_line;
     t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
-    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * SCREEN_HEIGHT;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * t.height;
     t.clock_last_update = t.clock_start_display;
     t.clocks_to_end_of_line = CLOCKS_PER_LINE;
     t.frame_pos = 0;
     t.frame_greyed = 0;
+    for (u8& c : t.color) c = colour_with_loss(t, c);
 }
 
 CULE_HD i32 tia_scanline(const Tia& t, u32 cycles) {
@@ -601,7 +627,7 @@ CULE_HD i32 tia_scanline(const Tia& t, u32 cycles) {
 CULE_HD void tia_grey_out(const Tia& t, u8* fb, u32 cycles) {
     i32 line = tia_scanline(t, cycles);
     if (line < t.ystart) line = t.ystart;
-    for (i32 row = line - t.ystart; row < SCREEN_HEIGHT; ++row)
+    for (i32 row = line - t.ystart; row < t.height; ++row)
         for (i32 x = 0; x < SCREEN_WIDTH; ++x) fb[row * SCREEN_WIDTH + x] = (fb[row * SCREEN_WIDTH + x] & 0x0F) >> 1;
 }
 
@@ -710,7 +736,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case PF0: case PF1: case PF2: delay = PLAYFIELD_WRITE_DELAY[(clocks_into_line(t, clock) / 3) & 3]; break;
         default: break;
     }
-    bool end_frame = (u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE > MAX_SCANLINES;
+    bool end_frame = (i32)((u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE) > max_scanlines(t.pal);
     // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
     // audio, motion values, HMCLR, unused addresses) leaves that to the next drawing: the pixels
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
@@ -758,7 +784,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
             t.mm1 = missile_object(t.posm1, value);
             break;
         case COLUP0: case COLUP1: case COLUPF: case COLUBK:
-            t.color[COLOR_SLOT[addr - COLUP0]] = value & 0xFE;
+            t.color[COLOR_SLOT[addr - COLUP0]] = colour_with_loss(t, value);
             break;
         case CTRLPF:
             t.ctrlpf = value;

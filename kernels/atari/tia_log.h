@@ -56,7 +56,7 @@ CULE_HD void tia_log_end_frame(TiaLog& log, const Tia& t, bool began) {
     u32 k = log.frames++;
     log.end[k] = log.count;
     if (began && !t.partial_frame) log.whole |= 1u << k;
-    if (t.frame_pos >= SCREEN_PIXELS) log.full |= 1u << k;
+    if (t.frame_pos >= frame_pixels(t)) log.full |= 1u << k;
 }
 
 // Whether replaying the log leaves both frame buffers as ALE's. Every logged frame must have
@@ -72,7 +72,7 @@ CULE_HD bool tia_log_replayable(const TiaLog& log, bool all_logged) {
 // the frames of a log can be drawn in any order, or at once.
 CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
     Tia t = log.start[k];
-    u8* fb = screen + t.front * SCREEN_PIXELS;
+    u8* fb = screen + t.front * frame_pixels(t);
     for (u32 e = k ? log.end[k - 1] : 0; e < log.end[k]; ++e) {
         TiaEvent ev = log.events[e];
         u32 cycles = tia_event_cycles(ev);   // a WSYNC replayed moves it; only the CPU would see that

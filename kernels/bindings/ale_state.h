@@ -18,7 +18,9 @@ namespace py = pybind11;
 // settings. The object masks Stella does not save are rebuilt from positions and sizes as at
 // the end of a line; the game's memory is ALE's, or read from RAM where ALE keeps none.
 inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
-    if (base.size() != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)) throw std::invalid_argument("bad base state");
+    const py::ssize_t screen_bytes = base.size() - (py::ssize_t)sizeof(Machine);   // the game's display's
+    if (screen_bytes <= 0 || screen_bytes != 2 * (py::ssize_t)frame_pixels(reinterpret_cast<const Machine*>(base.data())->console.tia))
+        throw std::invalid_argument("bad base state: " + std::to_string(base.size()) + " bytes");
     auto get = [&](const char* name) { return f[name].cast<i64>(); };
     auto flag = [&](const char* name) { return (u8)f[name].cast<bool>(); };
     Bytes out(base.size());
@@ -85,8 +87,8 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     t.partial_frame = t.frame_greyed = 0;
     const i32 into = t.clock_last_update - t.clock_start_display;   // the pixels drawn so far
     const i32 line = into / CLOCKS_PER_LINE, x = into % CLOCKS_PER_LINE - HBLANK;
-    t.frame_pos = into < 0 ? 0 : std::min<i32>(SCREEN_PIXELS, line * SCREEN_WIDTH + std::max<i32>(0, std::min<i32>(SCREEN_WIDTH, x)));
-    std::memset(out.mutable_data() + sizeof(Machine), 0, SCREEN_BYTES);   // nothing drawn yet: black
+    t.frame_pos = into < 0 ? 0 : std::min<i32>(frame_pixels(t), line * SCREEN_WIDTH + std::max<i32>(0, std::min<i32>(SCREEN_WIDTH, x)));
+    std::memset(out.mutable_data() + sizeof(Machine), 0, screen_bytes);   // nothing drawn yet: black
 
     Cart& cart = c.cart;
     if (cart.scheme == CART_F8 || cart.scheme == CART_F6) cart.bank[0] = (u8)get("myCurrentBank");

@@ -12,15 +12,14 @@ namespace cule {
 
 struct GameFacts {
     CartScheme scheme;
-    u8 ystart;
-    bool hmove_blanks;
+    Display display, detection_display;   // game_settings.h, display_of
     Wiring wiring;
 };
 
 inline GameFacts game_facts(int game) {
     switch (game) {
 #define X(id, Game) \
-    case GAME_##id: return GameFacts{Game::scheme, Game::ystart, Game::hmove_blanks, wiring_of<Game>()};
+    case GAME_##id: return GameFacts{Game::scheme, display_of<Game>(), display_of<Game>(true), wiring_of<Game>()};
         CULE_FOR_EACH_GAME(X)
 #undef X
     }
@@ -56,8 +55,11 @@ py::dict describe(const char* id, const char* name) {
     d["md5"] = Game::md5;
     d["scheme"] = CART_SCHEME_NAMES[Game::scheme];
     d["rom_bytes"] = CART_ROM_BYTES[Game::scheme];
-    d["ystart"] = Game::ystart;
-    d["hmove_blanks"] = Game::hmove_blanks;
+    const Display display = display_of<Game>();
+    d["ystart"] = display.ystart;
+    d["screen_height"] = display.height;
+    d["pal"] = (bool)display.pal;
+    d["hmove_blanks"] = (bool)display.hmove_blanks;
     d["left"] = controller_name(Game::left);
     d["right"] = controller_name(Game::right);
     d["swap_ports"] = Game::swap_ports;
@@ -72,8 +74,8 @@ py::dict describe(const char* id, const char* name) {
     d["starting_actions"] = items(Game::starting_actions);
     const ModeSelect& m = Game::mode_select;
     d["mode_select"] = m.select_frames == 0 ? py::object(py::none()) : py::object(py::dict(
-        py::arg("ram") = m.ram_address, py::arg("select_frames") = m.select_frames, py::arg("offset") = m.offset,
-        py::arg("scale") = m.scale, py::arg("also_ram") = m.also_ram, py::arg("also_value") = m.also_value,
+        py::arg("ram") = m.ram_address, py::arg("select_frames") = m.select_frames, py::arg("scale") = m.scale,
+        py::arg("offset") = m.offset, py::arg("also_ram") = m.also_ram, py::arg("also_value") = m.also_value,
         py::arg("noops_first") = m.noops_first, py::arg("soft_reset_first") = m.soft_reset_first,
         py::arg("select_first") = m.select_first));
     d["ale_saved"] = Game::ale_saved;

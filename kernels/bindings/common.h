@@ -12,6 +12,7 @@ namespace py = pybind11;
 
 using Bytes = py::array_t<u8, py::array::c_style>;
 
-constexpr i32 SCREEN_BYTES = 2 * SCREEN_PIXELS;   // both frame buffers of a machine
+// Both frame buffers of a machine of `display`.
+inline i32 screen_bytes(const Display& display) { return 2 * (i32)display.height * SCREEN_WIDTH; }
 
 }  // namespace cule::bindings

@@ -23,7 +23,10 @@ struct GameSpec {
     std::vector<u8> rom;
     i32 game;
     Wiring wiring;
-    u8 scheme, ystart, hmove_blanks;
+    u8 scheme;
+    Display display, detection_display;
+    i32 screen_bytes() const { return bindings::screen_bytes(display); }
+    i32 state_bytes() const { return (i32)sizeof(Machine) + screen_bytes(); }
 };
 
 inline GameSpec make_spec(py::bytes rom, i32 game) {
@@ -38,15 +41,15 @@ inline GameSpec make_spec(py::bytes rom, i32 game) {
                                     std::to_string(s.rom.size()));
     s.game = game;
     s.scheme = facts.scheme;
-    s.ystart = facts.ystart;
-    s.hmove_blanks = facts.hmove_blanks;
+    s.display = facts.display;
+    s.detection_display = facts.detection_display;
     s.wiring = facts.wiring;
     return s;
 }
 
 class SingleConsole {
   public:
-    explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(SCREEN_BYTES, 0) {
+    explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(spec_.screen_bytes(), 0) {
         std::memset(&m_, 0, sizeof(m_));
         m_.console.cart.scheme = spec_.scheme;
     }
@@ -61,15 +64,16 @@ class SingleConsole {
         mt_seed(mt_, SYSTEM_RANDOM_SEED);
         for (u32 i = 0; i < 128; ++i) m_.console.riot.ram[i] = (u8)mt_next(mt_);
         riot_reset(m_.console.riot, mt_next(mt_));
-        system_reset();
+        system_reset(spec_.detection_display);
         for (int i = 0; i < 60; ++i) frame(NOOP, NOOP, false, false, false);
         system_reset();
         m_.events_set = 1;   // the ALE environment now owns the inputs
         m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
     }
 
-    void system_reset() {
-        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), spec_.ystart, spec_.hmove_blanks);
+    void system_reset() { system_reset(spec_.display); }
+    void system_reset(const Display& display) {
+        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), display);
     }
 
     void frame(int a, int b, bool reset, bool select, bool settings) {
@@ -89,7 +93,7 @@ class SingleConsole {
 
     Bytes ram() const { return Bytes(128, m_.console.riot.ram); }
     Bytes screen() const {
-        return Bytes({SCREEN_HEIGHT, SCREEN_WIDTH}, console_screen(m_.console, screens_.data()));
+        return Bytes({(i32)m_.console.tia.height, (i32)SCREEN_WIDTH}, console_screen(m_.console, screens_.data()));
     }
     py::dict cpu() const {
         const Cpu6502& c = m_.console.cpu;
@@ -109,17 +113,17 @@ class SingleConsole {
 
     // A snapshot: the machine followed by both frame buffers.
     Bytes state() const {
-        Bytes out(sizeof(Machine) + SCREEN_BYTES);
+        Bytes out(spec_.state_bytes());
         std::memcpy(out.mutable_data(), &m_, sizeof(Machine));
-        std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), SCREEN_BYTES);
+        std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), spec_.screen_bytes());
         return out;
     }
     void set_state(const Bytes& s) {
-        if (s.size() != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
+        if (s.size() != (py::ssize_t)spec_.state_bytes())
             throw std::invalid_argument("state has " + std::to_string(s.size()) + " bytes, expected " +
-                                        std::to_string(sizeof(Machine) + SCREEN_BYTES));
+                                        std::to_string(spec_.state_bytes()));
         std::memcpy(&m_, s.data(), sizeof(Machine));
-        std::memcpy(screens_.data(), s.data() + sizeof(Machine), SCREEN_BYTES);
+        std::memcpy(screens_.data(), s.data() + sizeof(Machine), spec_.screen_bytes());
     }
 
     Machine& machine() { return m_; }

@@ -13,10 +13,9 @@ using namespace cule::bindings;
 
 PYBIND11_MODULE(_cpu, m) {
     m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
-    m.attr("STATE_SIZE") = sizeof(Machine) + SCREEN_BYTES;
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
-    m.attr("SCREEN_HEIGHT") = (int)SCREEN_HEIGHT;
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
+    m.attr("MAX_SCREEN_HEIGHT") = (int)MAX_SCREEN_HEIGHT;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
@@ -26,12 +25,13 @@ PYBIND11_MODULE(_cpu, m) {
     m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
 
     py::class_<GameSpec>(m, "GameSpec")
-        .def(py::init(&make_spec), py::arg("rom"), py::arg("game"));
+        .def(py::init(&make_spec), py::arg("rom"), py::arg("game"))
+        .def_property_readonly("state_bytes", &GameSpec::state_bytes, "a state: the machine, then both frame buffers");
 
     py::class_<SingleConsole>(m, "Console")
         .def(py::init<GameSpec>())
         .def("power_on", &SingleConsole::power_on)
-        .def("system_reset", &SingleConsole::system_reset)
+        .def("system_reset", [](SingleConsole& c) { c.system_reset(); })
         .def("frame", &SingleConsole::frame, py::arg("a"), py::arg("b") = (int)NOOP, py::arg("reset") = false,
              py::arg("select") = false, py::arg("settings") = true)
         .def("begin_episode", &SingleConsole::begin_episode)
@@ -77,15 +77,13 @@ PYBIND11_MODULE(_cpu, m) {
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));
     m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
 
-    m.def("palette_rgb", []() {
+    m.def("palette_rgb", [](bool pal) {
         py::array_t<u8> out({256, 3});
-        for (int i = 0; i < 256; ++i) {
-            out.mutable_at(i, 0) = NTSC_RGB[i] >> 16;
-            out.mutable_at(i, 1) = NTSC_RGB[i] >> 8 & 0xFF;
-            out.mutable_at(i, 2) = NTSC_RGB[i] & 0xFF;
-        }
+        for (int i = 0; i < 256; ++i)
+            for (int c = 0; c < 3; ++c) out.mutable_at(i, c) = palette_channel((u8)i, pal, false, c);
         return out;
-    });
-    m.def("palette_grey", []() { return py::array_t<u8>(256, NTSC_GREY); });
+    }, py::arg("pal") = false, "ALE's RGB palette, (256, 3), NTSC or PAL");
+    m.def("palette_grey", [](bool pal) { return py::array_t<u8>(256, pal ? PAL_GREY : NTSC_GREY); },
+          py::arg("pal") = false, "ALE's grey levels by pixel value, NTSC or PAL");
 
 }

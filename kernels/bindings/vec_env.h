@@ -21,31 +21,34 @@ namespace py = pybind11;
 
 // A full-size observation, observed_channel for every byte, the branches resolved outside.
 template <bool GREY, bool POOL>
-void full_frame(const u8* frame, const u8* previous, u8* dst) {
-    for (i32 p = 0; p < SCREEN_PIXELS; ++p)
-        for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, GREY, p, k);
+void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* dst) {
+    for (i32 p = 0; p < pixels; ++p)
+        for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, pal, GREY, p, k);
 }
 
 // RGB without pooling, the commonest full-size case: each pixel one 4-byte store of R, G, B (and
 // a byte the next pixel overwrites) from a table in memory order, the last pixel byte by byte.
 template <>
-inline void full_frame<false, false>(const u8* frame, const u8*, u8* dst) {
-    static const std::array<u32, 256> rgb_bytes = [] {
-        std::array<u32, 256> t{};
+inline void full_frame<false, false>(const u8* frame, const u8*, bool pal, i32 pixels, u8* dst) {
+    using Table = std::array<u32, 256>;
+    auto table = [](bool pal) {
+        Table t{};
         for (i32 i = 0; i < 256; ++i)
-            t[i] = palette_channel((u8)i, false, 0) | palette_channel((u8)i, false, 1) << 8 |
-                   (u32)palette_channel((u8)i, false, 2) << 16;
+            t[i] = palette_channel((u8)i, pal, false, 0) | palette_channel((u8)i, pal, false, 1) << 8 |
+                   (u32)palette_channel((u8)i, pal, false, 2) << 16;
         return t;
-    }();
-    for (i32 p = 0; p < SCREEN_PIXELS - 1; ++p, dst += 3) std::memcpy(dst, &rgb_bytes[frame[p]], 4);
-    for (i32 k = 0; k < 3; ++k) dst[k] = palette_channel(frame[SCREEN_PIXELS - 1], false, k);
+    };
+    static const Table ntsc = table(false), pal_table = table(true);
+    const Table& rgb_bytes = pal ? pal_table : ntsc;
+    for (i32 p = 0; p < pixels - 1; ++p, dst += 3) std::memcpy(dst, &rgb_bytes[frame[p]], 4);
+    for (i32 k = 0; k < 3; ++k) dst[k] = palette_channel(frame[pixels - 1], pal, false, k);
 }
 
 class VecEnv {
   public:
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
            i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
-        : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * SCREEN_BYTES),
+        : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * spec_.screen_bytes()),
           rng_(num_envs), needs_reset_(num_envs, 0), threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
         cfg_.game = spec_.game;
@@ -60,17 +63,17 @@ class VecEnv {
 
     // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).
     void set_pool(const Bytes& states) {
-        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES))
-            throw std::invalid_argument("pool states must have shape (K, " +
-                                        std::to_string(sizeof(Machine) + SCREEN_BYTES) + ")");
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)spec_.state_bytes())
+            throw std::invalid_argument("pool states must have shape (K, " + std::to_string(spec_.state_bytes()) + ")");
         u32 k = (u32)states.shape(0);
         if (k == 0) throw std::invalid_argument("the reset pool needs at least one state");
+        const size_t bytes = spec_.screen_bytes();
         pool_.resize(k);
-        pool_screens_.resize((size_t)k * SCREEN_BYTES);
+        pool_screens_.resize((size_t)k * bytes);
         for (u32 i = 0; i < k; ++i) {
             const u8* s = states.data(i, 0);
             std::memcpy(&pool_[i], s, sizeof(Machine));
-            std::memcpy(&pool_screens_[(size_t)i * SCREEN_BYTES], s + sizeof(Machine), SCREEN_BYTES);
+            std::memcpy(&pool_screens_[i * bytes], s + sizeof(Machine), bytes);
         }
     }
 
@@ -148,24 +151,28 @@ class VecEnv {
     // found both buffers current, those that first redrew the buffer left behind).
     py::tuple redo_stats() const { return py::make_tuple(redone_[0], redone_[1]); }
 
-    // Current frames as palette indices, shape (N, 210, 160).
+    // Current frames as palette indices, shape (N, height, 160).
     void screens(py::array_t<u8, py::array::c_style>& out) const {
-        check_length(out.size() / SCREEN_PIXELS, "screen buffer");
+        const i32 pixels = frame_pixels();
+        check_length(out.size() / pixels, "screen buffer");
         u8* o = out.mutable_data();
         for (i32 i = 0; i < n_; ++i)
-            std::memcpy(o + (size_t)i * SCREEN_PIXELS, console_screen(machines_[i].console, screen(i)), SCREEN_PIXELS);
+            std::memcpy(o + (size_t)i * pixels, console_screen(machines_[i].console, screen(i)), pixels);
     }
 
     // The current frames in RGB or grey, height x width (shrunk as OpenCV's INTER_AREA does);
     // where `maxpool` is set, the channel-wise maximum of the last two frames.
     void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
                  const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) {
-        if (height < 1 || height > SCREEN_HEIGHT || width < 1 || width > SCREEN_WIDTH)
-            throw std::invalid_argument("observations can be 1..210 x 1..160 pixels");
-        const bool resize = height != SCREEN_HEIGHT || width != SCREEN_WIDTH;
+        const i32 source_height = spec_.display.height;
+        if (height < 1 || height > source_height || width < 1 || width > SCREEN_WIDTH)
+            throw std::invalid_argument("observations can be 1.." + std::to_string(source_height) + " x 1.." +
+                                        std::to_string(SCREEN_WIDTH) + " pixels, got " + std::to_string(height) +
+                                        " x " + std::to_string(width));
+        const bool resize = height != source_height || width != SCREEN_WIDTH;
         AreaAxis ys, xs;
         if (resize) {   // the weights only where frames shrink: the full-size path stays lean
-            area_axis(SCREEN_HEIGHT, height, ys);
+            area_axis(source_height, height, ys);
             area_axis(SCREEN_WIDTH, width, xs);
         }
         const ObserveConfig cfg = {height, width, (u8)grey, &ys, &xs};
@@ -174,6 +181,8 @@ class VecEnv {
         check_length(maxpool.size(), "maxpool mask");
         u8* o = out.mutable_data();
         const u8* pool = maxpool.data();
+        const bool pal = spec_.display.pal;
+        const i32 pixels = frame_pixels();
         py::gil_scoped_release release;
 #pragma omp parallel for num_threads(threads_)
         for (i32 i = 0; i < n_; ++i) {
@@ -182,8 +191,10 @@ class VecEnv {
             if (!resize) {   // observe_element's first case, unrolled
                 const Console& c = machines_[i].console;
                 const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
-                if (grey) pool[i] ? full_frame<true, true>(frame, previous, dst) : full_frame<true, false>(frame, previous, dst);
-                else pool[i] ? full_frame<false, true>(frame, previous, dst) : full_frame<false, false>(frame, previous, dst);
+                if (grey) pool[i] ? full_frame<true, true>(frame, previous, pal, pixels, dst)
+                                  : full_frame<true, false>(frame, previous, pal, pixels, dst);
+                else pool[i] ? full_frame<false, true>(frame, previous, pal, pixels, dst)
+                             : full_frame<false, false>(frame, previous, pal, pixels, dst);
                 continue;
             }
             for (i32 y = 0; y < height; ++y)
@@ -218,18 +229,18 @@ class VecEnv {
     }
 
     Bytes get_states() {
-        Bytes out({(py::ssize_t)n_, (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES)});
+        Bytes out({(py::ssize_t)n_, (py::ssize_t)spec_.state_bytes()});
         for (i32 i = 0; i < n_; ++i) {
             draw_left_behind(i);
             u8* o = out.mutable_data(i, 0);
             std::memcpy(o, &machines_[i], sizeof(Machine));
-            std::memcpy(o + sizeof(Machine), screen(i), SCREEN_BYTES);
+            std::memcpy(o + sizeof(Machine), screen(i), spec_.screen_bytes());
         }
         return out;
     }
 
     void set_states(const Bytes& states, const py::array_t<i64, py::array::c_style>& env_ids) {
-        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)(sizeof(Machine) + SCREEN_BYTES) ||
+        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)spec_.state_bytes() ||
             states.shape(0) != env_ids.size())
             throw std::invalid_argument("states must have shape (len(env_ids), state_size)");
         for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
@@ -237,7 +248,7 @@ class VecEnv {
             if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
             const u8* s = states.data(j, 0);
             std::memcpy(&machines_[i], s, sizeof(Machine));
-            std::memcpy(screen(i), s + sizeof(Machine), SCREEN_BYTES);
+            std::memcpy(screen(i), s + sizeof(Machine), spec_.screen_bytes());
             needs_reset_[i] = 0;
             if (last_frame_only()) last_[i].buffer_behind = 0;
         }
@@ -268,10 +279,11 @@ class VecEnv {
     }
 
   private:
-    u8* screen(i32 i) { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    i32 frame_pixels() const { return (i32)spec_.display.height * SCREEN_WIDTH; }
+    u8* screen(i32 i) { return screens_.data() + (size_t)i * spec_.screen_bytes(); }
     EnvSlot slot(i32 i) { return EnvSlot{machines_[i], screen(i), rng_[i], needs_reset_[i]}; }
     ResetPool reset_pool() const { return ResetPool{pool_.data(), pool_screens_.data(), (u32)pool_.size()}; }
-    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * SCREEN_BYTES; }
+    const u8* screen(i32 i) const { return screens_.data() + (size_t)i * spec_.screen_bytes(); }
     // Both frame buffers of env i as ALE's: the one a step left behind drawn.
     void draw_left_behind(i32 i) {
         if (last_frame_only()) redraw_behind_buffer(last_[i], screen(i), spec_.rom.data(), cfg_);

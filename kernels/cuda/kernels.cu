@@ -31,9 +31,17 @@ __device__ StepConfig step_config(CULE_CONFIG_PARAMS) {
     return cfg;
 }
 
-#define CULE_STEP_PARAMS                                                                                  \
-    Machine *machines, u8 *screens, EnvRng *rng, u8 *needs_reset, const Machine *pool, const u8 *pool_screens, \
-        u32 pool_size, const u8 *rom, CULE_CONFIG_PARAMS, const u8 *skip, const u8 *actions
+// Env i's two frame buffers, each screen_height x SCREEN_WIDTH (the game's display).
+__device__ u8* env_screens(u8* screens, i64 i, i32 screen_height) {
+    return screens + (u64)i * 2 * (u64)screen_height * SCREEN_WIDTH;
+}
+__device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
+    return env_screens(const_cast<u8*>(screens), i, screen_height);
+}
+
+#define CULE_STEP_PARAMS                                                                                        \
+    Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
+        const u8 *pool_screens, u32 pool_size, const u8 *rom, CULE_CONFIG_PARAMS, const u8 *skip, const u8 *actions
 
 // One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
 // shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
@@ -48,7 +56,7 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
         return;
     }
     const StepConfig cfg = step_config(CULE_CONFIG_ARGS);
-    const EnvSlot env = {machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i]};
+    const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
     if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, actions[i], jobs[i]);
@@ -59,61 +67,63 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
 }
 
 extern "C" __global__ void cule_step(CULE_STEP_PARAMS, i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
-    step_env<false>(machines, screens, rng, needs_reset, pool, pool_screens, pool_size, rom, CULE_CONFIG_ARGS, skip,
-                    actions, nullptr, rewards, terminated, truncated, num_envs);
+    step_env<false>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
+                    CULE_CONFIG_ARGS, skip, actions, nullptr, rewards, terminated, truncated, num_envs);
 }
 
 extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
                                             u8* truncated, i32 num_envs) {
-    step_env<true>(machines, screens, rng, needs_reset, pool, pool_screens, pool_size, rom, CULE_CONFIG_ARGS, skip,
-                   actions, jobs, rewards, terminated, truncated, num_envs);
+    step_env<true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
+                   CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
 // copy of the TIA into its own buffer.
-extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, const u8* skip, i32 num_envs) {
+extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* skip,
+                                       i32 num_envs) {
     i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     i64 i = t / TIA_LOG_FRAMES;
     u32 k = (u32)(t % TIA_LOG_FRAMES);
     if (i >= num_envs || *skip || jobs[i].redo || k >= jobs[i].log.frames) return;
-    tia_replay_frame(jobs[i].log, k, screens + (u64)i * 2 * SCREEN_PIXELS);
+    tia_replay_frame(jobs[i].log, k, env_screens(screens, i, screen_height));
 }
 
 // The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
 // its own keeps the emulator's registers out of cule_render.
-extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, const u8* rom, CULE_CONFIG_PARAMS,
-                                     const u8* skip, i32 num_envs) {
+extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* rom,
+                                     CULE_CONFIG_PARAMS, const u8* skip, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || *skip || !jobs[i].redo) return;
-    redo_step(jobs[i], screens + (u64)i * 2 * SCREEN_PIXELS, rom, step_config(CULE_CONFIG_ARGS));
+    redo_step(jobs[i], env_screens(screens, i, screen_height), rom, step_config(CULE_CONFIG_ARGS));
 }
 
-extern "C" __global__ void cule_reset(Machine* machines, u8* screens, EnvRng* rng, u8* needs_reset,
-                                      const Machine* pool, const u8* pool_screens, u32 pool_size, const u8* mask,
-                                      i32 same_console, i32 num_envs) {
+extern "C" __global__ void cule_reset(Machine* machines, u8* screens, i32 screen_height, EnvRng* rng,
+                                      u8* needs_reset, const Machine* pool, const u8* pool_screens, u32 pool_size,
+                                      const u8* mask, i32 same_console, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || !mask[i]) return;
-    const EnvSlot env = {machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, rng[i], needs_reset[i]};
+    const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     env_reset(env, ResetPool{pool, pool_screens, pool_size}, same_console != 0);
 }
 
 // One thread per byte of the observations, (num_envs, height, width[, 3]).
-extern "C" __global__ void cule_observe(u8* out, const Machine* machines, const u8* screens, const u8* pooled,
-                                        i32 grey, i32 height, i32 width, const AreaAxis* axes, i32 num_envs) {
+extern "C" __global__ void cule_observe(u8* out, const Machine* machines, const u8* screens, i32 screen_height,
+                                        const u8* pooled, i32 grey, i32 height, i32 width, const AreaAxis* axes,
+                                        i32 num_envs) {
     const ObserveConfig cfg = {height, width, (u8)grey, axes, axes + 1};
     const i64 frame_bytes = (i64)height * width * observe_channels(cfg);
     const i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= frame_bytes * num_envs) return;
     const i64 i = e / frame_bytes;
     const i32 r = (i32)(e - i * frame_bytes), channels = observe_channels(cfg);
-    out[e] = observe_element(machines[i], screens + (u64)i * 2 * SCREEN_PIXELS, pooled[i], cfg, r / (channels * width),
-                             r / channels % width, r % channels);
+    out[e] = observe_element(machines[i], env_screens(screens, i, screen_height), pooled[i], cfg,
+                             r / (channels * width), r / channels % width, r % channels);
 }
 
 // The resize weights of ObserveConfig: axes[0] rows, axes[1] columns (one thread).
-extern "C" __global__ void cule_area_axes(AreaAxis* axes, i32 height, i32 width) {
+extern "C" __global__ void cule_area_axes(AreaAxis* axes, i32 screen_height, i32 height, i32 width) {
     if (blockIdx.x * blockDim.x + threadIdx.x != 0) return;
-    area_axis(SCREEN_HEIGHT, height, axes[0]);
+    area_axis(screen_height, height, axes[0]);
     area_axis(SCREEN_WIDTH, width, axes[1]);
 }
 

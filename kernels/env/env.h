@@ -72,7 +72,8 @@ CULE_HD void load_pool_state(EnvSlot env, const ResetPool& pool, u32 k, bool sam
     m = pool.machines[k];
     if (same_console) m.frame_number = frame_number + m.episode_frame_number;
     m.episode_steps = 0;
-    copy_words(env.screens, pool.screens + (u64)k * 2 * SCREEN_PIXELS, 2 * SCREEN_PIXELS);
+    const u64 screen_bytes = 2 * (u64)frame_pixels(m.console.tia);
+    copy_words(env.screens, pool.screens + k * screen_bytes, screen_bytes);
 }
 
 // A new episode from a pool state picked by the environment's RNG.
@@ -114,7 +115,7 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
                               draw ? log : nullptr);
         const Tia& t = m.console.tia;
-        bool whole = !t.partial_frame && t.frame_pos >= SCREEN_PIXELS;   // every pixel written
+        bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
         whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
         drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
         m.frame_number += 1;

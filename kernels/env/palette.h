@@ -1,7 +1,7 @@
-// ALE's NTSC palette (Stella's standard palette) by pixel value. Pixels are colour registers
-// & 0xFE; odd values only come from frames greyed out by the instruction cap, and ALE maps them
-// through the same 256 entries (whose odd entries hold grey levels). Grey is what
-// getScreenGrayscale gives: the low byte of the entry after the pixel's.
+// ALE's palettes (Stella's standard NTSC and PAL palettes) by pixel value. Pixels are colour
+// registers & 0xFE, plus bit 0 where PAL loses colour; odd values also come from frames greyed
+// out by the instruction cap. ALE maps them through the same 256 entries, whose odd entries hold
+// grey levels. Grey is what getScreenGrayscale gives: the low byte of the entry after the pixel's.
 #pragma once
 #include "types.h"
 
@@ -61,17 +61,71 @@ CULE_CONST const u8 NTSC_GREY[256] = {
      47,  20,  79,  38, 107,  56, 133,  71, 157,  86, 179,  99, 200, 112, 220,   0,
 };
 
-// Channel c of a palette index in RGB (c = 0, 1, 2) or grey (c = 0).
-CULE_HD u8 palette_channel(u8 index, bool grey, i32 c) {
-    return grey ? NTSC_GREY[index] : (u8)(NTSC_RGB[index] >> (16 - 8 * c));
+CULE_CONST const u32 PAL_RGB[256] = {
+    0x000000, 0x000000, 0x2b2b2b, 0x2b2b2b, 0x525252, 0x525252, 0x767676, 0x767676,
+    0x979797, 0x979797, 0xb6b6b6, 0xb6b6b6, 0xd2d2d2, 0xd2d2d2, 0xececec, 0xececec,
+    0x000000, 0x000000, 0x2b2b2b, 0x2b2b2b, 0x525252, 0x525252, 0x767676, 0x767676,
+    0x979797, 0x979797, 0xb6b6b6, 0xb6b6b6, 0xd2d2d2, 0xd2d2d2, 0xececec, 0xececec,
+    0x805800, 0x5a5a5a, 0x96711a, 0x727272, 0xab8732, 0x888888, 0xbe9c48, 0x9d9d9d,
+    0xcfaf5c, 0xafafaf, 0xdfc06f, 0xc0c0c0, 0xeed180, 0xd0d0d0, 0xfce090, 0xdfdfdf,
+    0x445c00, 0x4a4a4a, 0x5e791a, 0x666666, 0x769332, 0x7f7f7f, 0x8cac48, 0x979797,
+    0xa0c25c, 0xacacac, 0xb3d76f, 0xc0c0c0, 0xc4ea80, 0xd3d3d3, 0xd4fc90, 0xe4e4e4,
+    0x703400, 0x404040, 0x89511a, 0x5b5b5b, 0xa06b32, 0x747474, 0xb68448, 0x8c8c8c,
+    0xc99a5c, 0xa1a1a1, 0xdcaf6f, 0xb5b5b5, 0xecc280, 0xc7c7c7, 0xfcd490, 0xd8d8d8,
+    0x006414, 0x3d3d3d, 0x1a8035, 0x595959, 0x329852, 0x727272, 0x48b06e, 0x898989,
+    0x5cc587, 0x9f9f9f, 0x6fd99e, 0xb3b3b3, 0x80ebb4, 0xc5c5c5, 0x90fcc8, 0xd6d6d6,
+    0x700014, 0x242424, 0x891a35, 0x3e3e3e, 0xa03252, 0x575757, 0xb6486e, 0x6d6d6d,
+    0xc95c87, 0x818181, 0xdc6f9e, 0x959595, 0xec80b4, 0xa6a6a6, 0xfc90c8, 0xb7b7b7,
+    0x005c5c, 0x404040, 0x1a7676, 0x5a5a5a, 0x328e8e, 0x727272, 0x48a4a4, 0x888888,
+    0x5cb8b8, 0x9c9c9c, 0x6fcbcb, 0xafafaf, 0x80dcdc, 0xc0c0c0, 0x90ecec, 0xd0d0d0,
+    0x70005c, 0x2c2c2c, 0x841a74, 0x444444, 0x963289, 0x5a5a5a, 0xa8489e, 0x6e6e6e,
+    0xb75cb0, 0x818181, 0xc66fc1, 0x929292, 0xd380d1, 0xa2a2a2, 0xe090e0, 0xb1b1b1,
+    0x003c70, 0x303030, 0x195a89, 0x4c4c4c, 0x2f75a0, 0x656565, 0x448eb6, 0x7c7c7c,
+    0x57a5c9, 0x929292, 0x68badc, 0xa5a5a5, 0x79ceec, 0xb8b8b8, 0x88e0fc, 0xc9c9c9,
+    0x580070, 0x272727, 0x6e1a89, 0x404040, 0x8332a0, 0x575757, 0x9648b6, 0x6c6c6c,
+    0xa75cc9, 0x7f7f7f, 0xb76fdc, 0x919191, 0xc680ec, 0xa1a1a1, 0xd490fc, 0xb1b1b1,
+    0x002070, 0x202020, 0x193f89, 0x3c3c3c, 0x2f5aa0, 0x555555, 0x4474b6, 0x6d6d6d,
+    0x578bc9, 0x838383, 0x68a1dc, 0x979797, 0x79b5ec, 0xa9a9a9, 0x88c8fc, 0xbbbbbb,
+    0x340080, 0x1e1e1e, 0x4a1a96, 0x363636, 0x5f32ab, 0x4d4d4d, 0x7248be, 0x626262,
+    0x835ccf, 0x757575, 0x936fdf, 0x878787, 0xa280ee, 0x979797, 0xb090fc, 0xa6a6a6,
+    0x000088, 0x101010, 0x1a1a9d, 0x292929, 0x3232b0, 0x404040, 0x4848c2, 0x565656,
+    0x5c5cd2, 0x696969, 0x6f6fe1, 0x7c7c7c, 0x8080ef, 0x8d8d8d, 0x9090fc, 0x9c9c9c,
+    0x000000, 0x000000, 0x2b2b2b, 0x2b2b2b, 0x525252, 0x525252, 0x767676, 0x767676,
+    0x979797, 0x979797, 0xb6b6b6, 0xb6b6b6, 0xd2d2d2, 0xd2d2d2, 0xececec, 0xececec,
+    0x000000, 0x000000, 0x2b2b2b, 0x2b2b2b, 0x525252, 0x525252, 0x767676, 0x767676,
+    0x979797, 0x979797, 0xb6b6b6, 0xb6b6b6, 0xd2d2d2, 0xd2d2d2, 0xececec, 0xececec,
+};
+
+CULE_CONST const u8 PAL_GREY[256] = {
+      0,  43,  43,  82,  82, 118, 118, 151, 151, 182, 182, 210, 210, 236, 236,   0,
+      0,  43,  43,  82,  82, 118, 118, 151, 151, 182, 182, 210, 210, 236, 236,   0,
+     90,  26, 114,  50, 136,  72, 157,  92, 175, 111, 192, 128, 208, 144, 223,   0,
+     74,  26, 102,  50, 127,  72, 151,  92, 172, 111, 192, 128, 211, 144, 228,   0,
+     64,  26,  91,  50, 116,  72, 140,  92, 161, 111, 181, 128, 199, 144, 216,  20,
+     61,  53,  89,  82, 114, 110, 137, 135, 159, 158, 179, 180, 197, 200, 214,  20,
+     36,  53,  62,  82,  87, 110, 109, 135, 129, 158, 149, 180, 166, 200, 183,  92,
+     64, 118,  90, 142, 114, 164, 136, 184, 156, 203, 175, 220, 192, 236, 208,  92,
+     44, 116,  68, 137,  90, 158, 110, 176, 129, 193, 146, 209, 162, 224, 177, 112,
+     48, 137,  76, 160, 101, 182, 124, 201, 146, 220, 165, 236, 184, 252, 201, 112,
+     39, 137,  64, 160,  87, 182, 108, 201, 127, 220, 145, 236, 161, 252, 177, 112,
+     32, 137,  60, 160,  85, 182, 109, 201, 131, 220, 151, 236, 169, 252, 187, 128,
+     30, 150,  54, 171,  77, 190,  98, 207, 117, 223, 135, 238, 151, 252, 166, 136,
+     16, 157,  41, 176,  64, 194,  86, 210, 105, 225, 124, 239, 141, 252, 156,   0,
+      0,  43,  43,  82,  82, 118, 118, 151, 151, 182, 182, 210, 210, 236, 236,   0,
+      0,  43,  43,  82,  82, 118, 118, 151, 151, 182, 182, 210, 210, 236, 236,   0,
+};
+// Channel c of a palette index in RGB (c = 0, 1, 2) or grey (c = 0), on an NTSC or PAL console.
+CULE_HD u8 palette_channel(u8 index, bool pal, bool grey, i32 c) {
+    if (grey) return pal ? PAL_GREY[index] : NTSC_GREY[index];
+    return (u8)((pal ? PAL_RGB[index] : NTSC_RGB[index]) >> (16 - 8 * c));
 }
 
 // Channel c of what the observation shows at pixel p: the frame's, or under max-pooling the
 // brighter of the frame's and the previous frame's, channel by channel (after the palette).
-CULE_HD u8 observed_channel(const u8* frame, const u8* previous, bool pool, bool grey, i32 p, i32 c) {
-    u8 v = palette_channel(frame[p], grey, c);
+CULE_HD u8 observed_channel(const u8* frame, const u8* previous, bool pool, bool pal, bool grey, i32 p, i32 c) {
+    u8 v = palette_channel(frame[p], pal, grey, c);
     if (!pool) return v;
-    u8 w = palette_channel(previous[p], grey, c);
+    u8 w = palette_channel(previous[p], pal, grey, c);
     return v > w ? v : w;
 }
 

@@ -1,6 +1,6 @@
 // Shrinking frames as OpenCV's resize with INTER_AREA does it (what ale-py's AtariVectorEnv and
 // EnvPool use). OpenCV has two paths, and cule both:
-// - scales that are not whole numbers (210x160 to 84x84): every output pixel is the
+// - scales that are not whole numbers (210x160 or 250x160 to 84x84): every output pixel is the
 //   area-weighted mean of the source pixels its cell covers. The weights, the float sums in
 //   their order and the final rounding are OpenCV's, so the bytes come out equal. Float
 //   multiply and add must stay separate operations: the host build and NVRTC turn off their
@@ -9,10 +9,11 @@
 //   OpenCV rounds it there.
 #pragma once
 #include "types.h"
+#include "atari/tia.h"
 
 namespace cule {
 
-enum : i32 { AREA_MAX_SOURCE = 210 };   // the longest axis shrunk: the frame's height
+enum : i32 { AREA_MAX_SOURCE = MAX_SCREEN_HEIGHT };   // the longest axis shrunk: the frame's height
 
 struct AreaWeight {
     i32 source;   // the source pixel along the axis

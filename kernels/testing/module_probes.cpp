@@ -109,13 +109,15 @@ PYBIND11_MODULE(_probes, m) {
         "tia_probe",
         [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
             Tia t = {};
-            std::vector<u8> screen(2 * SCREEN_PIXELS);
-            tia_reset(t, screen.data(), screen.data() + SCREEN_PIXELS, 0, 34, true);
+            const Display display = {NTSC_HEIGHT, 34, 0, 1};
+            const i32 pixels = NTSC_HEIGHT * SCREEN_WIDTH;
+            std::vector<u8> screen(2 * pixels);
+            tia_reset(t, screen.data(), screen.data() + pixels, 0, display);
             tia_start_frame(t, 0);
-            u8* fb = screen.data() + t.front * SCREEN_PIXELS;
+            u8* fb = screen.data() + t.front * pixels;
             for (auto [cycle, addr, value] : writes) tia_poke<true>(t, fb, addr, value, cycle, false);
             if (cut) tia_draw_deferred<true>(t, fb);
-            return py::make_tuple(py::bytes((const char*)fb, (size_t)SCREEN_PIXELS), t.collision);
+            return py::make_tuple(py::bytes((const char*)fb, (size_t)pixels), t.collision);
         },
         py::arg("writes"), py::arg("cut"),
         "Writes (CPU cycle, TIA register, value) into a fresh frame, then draws what a frame cut "
