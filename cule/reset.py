@@ -130,9 +130,8 @@ def select_mode(console, game: Game, mode: int) -> None:
         soft_reset(console)
     if recipe.select_first:
         press_select(console, recipe.select_first)
-    target = recipe.target(mode)
     for _ in range(1024):   # every game cycles through its modes well within this
-        if console.ram()[recipe.ram & 0x7F] == target:
+        if recipe.shows(console.ram(), mode):
             soft_reset(console)
             return
         press_select(console, recipe.select_frames)
@@ -141,7 +140,9 @@ def select_mode(console, game: Game, mode: int) -> None:
 
 def ale_reset(console, game: Game, mode: int, difficulty: int) -> None:
     """StellaEnvironment::reset on a powered-on console."""
-    if difficulty not in game.difficulties:
+    # ALE starts at difficulty 0 even where it does not list it (Backgammon lists only 3); its
+    # setDifficulty refuses an unlisted one.
+    if difficulty != game.default_difficulty and difficulty not in game.difficulties:
         raise ValueError(f"difficulty {difficulty} is not available for {game.id!r}; "
                          f"available: {list(game.difficulties)}")
     console.set_difficulty(difficulty)

@@ -24,27 +24,43 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'asterix': (5, 863),
     'asteroids': (3, 1334),
     'atlantis': (3, 6587),
+    'atlantis2': (5, 1927),
+    'backgammon': (0, None),
     'bank_heist': (4, 1814),
+    'basic_math': (3, 2507),
     'battle_zone': (2, 2611),
     'beam_rider': (3, 3796),
     'berzerk': (5, 718),
+    'blackjack': (2, 5830),
     'bowling': (2, 8359),
     'boxing': (0, 7141),
     'breakout': (5, 604),
     'carnival': (5, 1448),
+    'casino': (0, 2405),
     'centipede': (4, 3141),
     'chopper_command': (4, 2239),
     'crazy_climber': (0, 8922),
+    'crossbow': (2, 6001),
     'defender': (3, 1785),
     'demon_attack': (1, 3912),
+    'donkey_kong': (3, 2740),
     'double_dunk': (0, 7366),
+    'earthworld': (0, None),
     'enduro': (0, 13312),
+    'entombed': (2, 1022),
+    'et': (0, None),
     'fishing_derby': (3, 6875),
+    'flag_capture': (0, 4647),
     'freeway': (0, 8192),
+    'frogger': (1, 874),
     'frostbite': (0, 1015),
+    'galaxian': (0, 1057),
     'gopher': (0, 3379),
     'gravitar': (5, 2188),
+    'hangman': (1, 530),
+    'haunted_house': (4, 9045),
     'hero': (4, 1148),
+    'human_cannonball': (4, 1806),
     'ice_hockey': (0, 12800),
     'jamesbond': (1, 1888),
     'kaboom': (3, 679),
@@ -106,11 +122,13 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
 # recipes, and the custom menus of MsPacman, DoubleDunk, VideoCheckers and VideoCube (a cube
-# chosen with RIGHT).
+# chosen with RIGHT). Frogger's game numbers are odd, HumanCannonball's mode needs one player too,
+# Backgammon's only difficulty is not its default, Casino's poker follows 62 starting actions.
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
     ("lost_luggage", 1, 1), ("video_checkers", 15, 0), ("video_cube", 1702, 1), ("word_zapper", 19, 3),
+    ("frogger", 2, 1), ("human_cannonball", 5, 1), ("backgammon", 0, 3), ("casino", 3, 2), ("et", 2, 3),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)
@@ -241,3 +259,28 @@ def test_rules_after_set_ram_as_ale(game, mode, writes, action, frames):
         if ale.terminal:
             break
     assert any(rewards)
+
+
+@pytest.mark.parametrize("game", ["backgammon", "blackjack", "casino"])
+def test_paddles_over_their_whole_range_equal_to_ale(game):
+    """Paddle games whose paddle_max differs (Backgammon, Blackjack) and one at ALE's default
+    (Casino), driven to both ends of the range and back: RAM and screen equal ale-py's every
+    frame, and ALE's paddle does reach each end."""
+    from cule.ale_state import parse_ale_state
+    from cule.games import ACTIONS
+
+    spec = get_game(game)
+    env = CuleEnv(game, num_envs=1)
+    oracle = AleOracle(spec)
+    env.reset(seed=0)
+    left, right = ACTIONS["LEFT"], ACTIONS["RIGHT"]   # LEFT turns the paddle up to paddle_max
+    paddle_min = 27450   # ALE's PADDLE_MIN
+    for actions, end in (([left] * 40, spec.paddle_max), ([right] * 60, paddle_min), ([left] * 30, None)):
+        for a in actions:
+            env.step([a])
+            frame = oracle.act(a)
+            assert np.array_equal(env.get_ram()[0].numpy(), frame.ram)
+            assert np.array_equal(env.get_screens()[0].numpy(), frame.screen)
+        if end is not None:
+            state = parse_ale_state(oracle.ale.cloneState().serialize(), spec, oracle.path.read_bytes())
+            assert state["m_left_paddle"] == end

@@ -13,8 +13,9 @@ from cule.tools.oracle import AleOracle
 GAMES = [
     "pong", "space_invaders", "ms_pacman", "road_runner", "montezuma_revenge", "robotank",   # 2K 4K F8 F6 E0 FE
     "breakout", "beam_rider", "chopper_command", "qbert", "riverraid", "star_gunner", "tennis", "time_pilot",
-    "wizard_of_wor",   # rules with memory
+    "wizard_of_wor", "backgammon", "casino", "hangman", "haunted_house",   # rules with memory
     "othello", "video_checkers", "video_cube", "word_zapper",   # more memory; video_checkers: of the mode
+    "blackjack",   # a paddle range of its own
     "kaboom",   # paddles on the left port only
 ]
 

@@ -42,6 +42,10 @@ def test_catalogue_matches_ale_py(game_id):
     assert set(game.minimal_actions) <= set(game.legal_actions)
     assert game.modes == tuple(int(m) for m in ale.getAvailableModes())
     assert game.difficulties == tuple(int(d) for d in ale.getAvailableDifficulties())
+    # A game that changes ALE's paddle_max leaves it in the interface's settings; else the
+    # setting stays -1, ALE's PADDLE_MAX.
+    paddle_max = ale.getInt("paddle_max")
+    assert game.paddle_max == (790196 if paddle_max == -1 else paddle_max)
     console, _ = make_console(game, data)
     ale_reset(console, game, game.default_mode, game.default_difficulty)
     assert console.lives == ale.lives()

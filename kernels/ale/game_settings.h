@@ -72,11 +72,13 @@ struct ModeBlocks {
 constexpr ModeBlocks mode_blocks(List first, u8 blocks, u16 stride) { return ModeBlocks{first, blocks, stride}; }
 
 // How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until RAM
-// `ram` equals the mode times `scale` plus `offset`, then a soft reset. Some games first play NOOP frames
-// (`noops_first`), soft-reset, or press SELECT once (`select_first` frames) before looking.
+// `ram` equals the mode times `scale` plus `offset` (and, where `also_ram` is set, RAM `also_ram`
+// equals `also_value`), then a soft reset. Some games first play NOOP frames (`noops_first`),
+// soft-reset, or press SELECT once (`select_first` frames) before looking.
 // select_frames == 0: the game has one mode, or cule/reset.py drives its menu.
 struct ModeSelect {
     u8 ram_address = 0, select_frames = 0, scale = 1, offset = 0, noops_first = 0, select_first = 0;
+    u8 also_ram = 0, also_value = 0;
     bool soft_reset_first = false;
 
     static constexpr ModeSelect ram(u8 address, u8 frames) {
@@ -87,6 +89,12 @@ struct ModeSelect {
     }
     constexpr ModeSelect times(u8 k) const { ModeSelect m = *this; m.scale = k; return m; }
     constexpr ModeSelect plus(u8 v) const { ModeSelect m = *this; m.offset = v; return m; }
+    constexpr ModeSelect and_ram(u8 address, u8 value) const {
+        ModeSelect m = *this;
+        m.also_ram = address;
+        m.also_value = value;
+        return m;
+    }
     constexpr ModeSelect after_noops(u8 n) const { ModeSelect m = *this; m.noops_first = n; return m; }
     constexpr ModeSelect after_select(u8 n) const { ModeSelect m = *this; m.select_first = n; return m; }
     constexpr ModeSelect after_soft_reset() const { ModeSelect m = *this; m.soft_reset_first = true; return m; }
@@ -103,6 +111,8 @@ struct GameSettings {
     static constexpr bool swap_ports = false, swap_paddles = false;
     // The difficulty switches (left, right) at A before ALE first sets them.
     static constexpr bool power_on_difficulty_a[2] = {false, false};
+    // ALE's paddle_max setting: paddles move between PADDLE_MIN (ale.h) and this, from halfway.
+    static constexpr i32 paddle_max = 790196;
     static constexpr u32 minimal_actions = ALL_ACTIONS;
     static constexpr u32 legal_actions = ALL_ACTIONS;    // the others play as NOOP
     static constexpr List modes = list(0), difficulties = list(0);     // modes: or ModeBlocks

@@ -15,27 +15,43 @@
 #include "ale/games/asterix.h"
 #include "ale/games/asteroids.h"
 #include "ale/games/atlantis.h"
+#include "ale/games/atlantis2.h"
+#include "ale/games/backgammon.h"
 #include "ale/games/bank_heist.h"
+#include "ale/games/basic_math.h"
 #include "ale/games/battle_zone.h"
 #include "ale/games/beam_rider.h"
 #include "ale/games/berzerk.h"
+#include "ale/games/blackjack.h"
 #include "ale/games/bowling.h"
 #include "ale/games/boxing.h"
 #include "ale/games/breakout.h"
 #include "ale/games/carnival.h"
+#include "ale/games/casino.h"
 #include "ale/games/centipede.h"
 #include "ale/games/chopper_command.h"
 #include "ale/games/crazy_climber.h"
+#include "ale/games/crossbow.h"
 #include "ale/games/defender.h"
 #include "ale/games/demon_attack.h"
+#include "ale/games/donkey_kong.h"
 #include "ale/games/double_dunk.h"
+#include "ale/games/earthworld.h"
 #include "ale/games/enduro.h"
+#include "ale/games/entombed.h"
+#include "ale/games/et.h"
 #include "ale/games/fishing_derby.h"
+#include "ale/games/flag_capture.h"
 #include "ale/games/freeway.h"
+#include "ale/games/frogger.h"
 #include "ale/games/frostbite.h"
+#include "ale/games/galaxian.h"
 #include "ale/games/gopher.h"
 #include "ale/games/gravitar.h"
+#include "ale/games/hangman.h"
+#include "ale/games/haunted_house.h"
 #include "ale/games/hero.h"
+#include "ale/games/human_cannonball.h"
 #include "ale/games/ice_hockey.h"
 #include "ale/games/jamesbond.h"
 #include "ale/games/kaboom.h"
@@ -94,27 +110,43 @@ namespace cule {
     X(asterix, Asterix) \
     X(asteroids, Asteroids) \
     X(atlantis, Atlantis) \
+    X(atlantis2, Atlantis2) \
+    X(backgammon, Backgammon) \
     X(bank_heist, BankHeist) \
+    X(basic_math, BasicMath) \
     X(battle_zone, BattleZone) \
     X(beam_rider, BeamRider) \
     X(berzerk, Berzerk) \
+    X(blackjack, Blackjack) \
     X(bowling, Bowling) \
     X(boxing, Boxing) \
     X(breakout, Breakout) \
     X(carnival, Carnival) \
+    X(casino, Casino) \
     X(centipede, Centipede) \
     X(chopper_command, ChopperCommand) \
     X(crazy_climber, CrazyClimber) \
+    X(crossbow, Crossbow) \
     X(defender, Defender) \
     X(demon_attack, DemonAttack) \
+    X(donkey_kong, DonkeyKong) \
     X(double_dunk, DoubleDunk) \
+    X(earthworld, Earthworld) \
     X(enduro, Enduro) \
+    X(entombed, Entombed) \
+    X(et, Et) \
     X(fishing_derby, FishingDerby) \
+    X(flag_capture, FlagCapture) \
     X(freeway, Freeway) \
+    X(frogger, Frogger) \
     X(frostbite, Frostbite) \
+    X(galaxian, Galaxian) \
     X(gopher, Gopher) \
     X(gravitar, Gravitar) \
+    X(hangman, Hangman) \
+    X(haunted_house, HauntedHouse) \
     X(hero, Hero) \
+    X(human_cannonball, HumanCannonball) \
     X(ice_hockey, IceHockey) \
     X(jamesbond, Jamesbond) \
     X(kaboom, Kaboom) \

@@ -80,6 +80,7 @@ py::dict describe(const char* id, const char* name) {
     d["swap_ports"] = Game::swap_ports;
     d["swap_paddles"] = Game::swap_paddles;
     d["power_on_difficulty_a"] = py::make_tuple(Game::power_on_difficulty_a[0], Game::power_on_difficulty_a[1]);
+    d["paddle_max"] = Game::paddle_max;
     d["wiring"] = pack_wiring(wiring_of<Game>());
     d["minimal_actions"] = action_set(Game::minimal_actions);
     d["legal_actions"] = action_set(Game::legal_actions);
@@ -89,7 +90,7 @@ py::dict describe(const char* id, const char* name) {
     const ModeSelect& m = Game::mode_select;
     d["mode_select"] = m.select_frames == 0 ? py::object(py::none()) : py::object(py::dict(
         py::arg("ram") = m.ram_address, py::arg("select_frames") = m.select_frames, py::arg("scale") = m.scale,
-        py::arg("offset") = m.offset,
+        py::arg("offset") = m.offset, py::arg("also_ram") = m.also_ram, py::arg("also_value") = m.also_value,
         py::arg("noops_first") = m.noops_first, py::arg("soft_reset_first") = m.soft_reset_first,
         py::arg("select_first") = m.select_first));
     d["ale_saved"] = Game::ale_saved;

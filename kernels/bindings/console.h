@@ -68,7 +68,7 @@ class SingleConsole {
         for (int i = 0; i < 60; ++i) frame(NOOP, NOOP, false, false, false);
         system_reset();
         m_.events_set = 1;   // the ALE environment now owns the inputs
-        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+        m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
     }
 
     void system_reset() { system_reset(spec_.display); }
@@ -82,7 +82,7 @@ class SingleConsole {
 
     void begin_episode() {
         m_.episode_frame_number = 0;
-        m_.paddle[0] = m_.paddle[1] = PADDLE_DEFAULT;
+        m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
     }
     void count_frame() {
         m_.frame_number += 1;
