@@ -14,6 +14,7 @@ GAMES = [
     "pong", "space_invaders", "ms_pacman", "road_runner", "montezuma_revenge", "robotank",   # 2K 4K F8 F6 E0 FE
     "breakout", "beam_rider", "chopper_command", "qbert", "riverraid", "star_gunner", "tennis", "time_pilot",
     "wizard_of_wor",   # rules with memory
+    "air_raid", "pooyan",   # a PAL console losing colour; 220 rows from scanline 26
 ]
 
 

@@ -9,6 +9,8 @@
 #include "types.h"
 #include "ale/game_settings.h"
 #include "ale/game_state.h"
+#include "ale/games/adventure.h"
+#include "ale/games/air_raid.h"
 #include "ale/games/alien.h"
 #include "ale/games/amidar.h"
 #include "ale/games/assault.h"
@@ -38,25 +40,33 @@
 #include "ale/games/hero.h"
 #include "ale/games/ice_hockey.h"
 #include "ale/games/jamesbond.h"
+#include "ale/games/journey_escape.h"
 #include "ale/games/kangaroo.h"
+#include "ale/games/keystone_kapers.h"
 #include "ale/games/king_kong.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
+#include "ale/games/laser_gates.h"
 #include "ale/games/montezuma_revenge.h"
+#include "ale/games/mr_do.h"
 #include "ale/games/ms_pacman.h"
 #include "ale/games/name_this_game.h"
+#include "ale/games/pacman.h"
 #include "ale/games/phoenix.h"
 #include "ale/games/pitfall.h"
 #include "ale/games/pong.h"
+#include "ale/games/pooyan.h"
 #include "ale/games/private_eye.h"
 #include "ale/games/qbert.h"
 #include "ale/games/riverraid.h"
 #include "ale/games/road_runner.h"
 #include "ale/games/robotank.h"
 #include "ale/games/seaquest.h"
+#include "ale/games/sir_lancelot.h"
 #include "ale/games/skiing.h"
 #include "ale/games/solaris.h"
 #include "ale/games/space_invaders.h"
+#include "ale/games/space_war.h"
 #include "ale/games/star_gunner.h"
 #include "ale/games/surround.h"
 #include "ale/games/tennis.h"
@@ -73,6 +83,8 @@ namespace cule {
 
 // X(ALE's id, settings struct, named as gymnasium's v5 environments are) for every game.
 #define CULE_FOR_EACH_GAME(X) \
+    X(adventure, Adventure) \
+    X(air_raid, AirRaid) \
     X(alien, Alien) \
     X(amidar, Amidar) \
     X(assault, Assault) \
@@ -102,25 +114,33 @@ namespace cule {
     X(hero, Hero) \
     X(ice_hockey, IceHockey) \
     X(jamesbond, Jamesbond) \
+    X(journey_escape, JourneyEscape) \
     X(kangaroo, Kangaroo) \
+    X(keystone_kapers, KeystoneKapers) \
     X(king_kong, KingKong) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
+    X(laser_gates, LaserGates) \
     X(montezuma_revenge, MontezumaRevenge) \
+    X(mr_do, MrDo) \
     X(ms_pacman, MsPacman) \
     X(name_this_game, NameThisGame) \
+    X(pacman, Pacman) \
     X(phoenix, Phoenix) \
     X(pitfall, Pitfall) \
     X(pong, Pong) \
+    X(pooyan, Pooyan) \
     X(private_eye, PrivateEye) \
     X(qbert, Qbert) \
     X(riverraid, Riverraid) \
     X(road_runner, RoadRunner) \
     X(robotank, Robotank) \
     X(seaquest, Seaquest) \
+    X(sir_lancelot, SirLancelot) \
     X(skiing, Skiing) \
     X(solaris, Solaris) \
     X(space_invaders, SpaceInvaders) \
+    X(space_war, SpaceWar) \
     X(star_gunner, StarGunner) \
     X(surround, Surround) \
     X(tennis, Tennis) \
