@@ -20,9 +20,9 @@ ACTIONS = {name: i for i, name in enumerate(_cpu.ACTION_NAMES)}
 @dataclass(frozen=True)
 class ModeSelect:
     """How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until
-    RAM[ram] equals mode * scale + offset (and RAM[also_ram] equals also_value, where also_ram is
-    set), then a soft reset. Some games first play NOOP frames (`noops_first`), soft-reset, or
-    press SELECT once (`select_first` frames) before looking."""
+    RAM[ram] equals mode * scale + offset (in BCD where `bcd`; and RAM[also_ram] equals
+    also_value, where also_ram is set), then a soft reset. Some games first play NOOP frames
+    (`noops_first`), soft-reset, or press SELECT once (`select_first` frames) before looking."""
 
     ram: int
     select_frames: int
@@ -33,9 +33,16 @@ class ModeSelect:
     noops_first: int = 0
     soft_reset_first: bool = False
     select_first: int = 0
+    bcd: bool = False
 
     def target(self, mode: int) -> int:
-        return mode * self.scale + self.offset
+        value = mode * self.scale + self.offset
+        return value // 10 * 16 + value % 10 if self.bcd else value
+
+    def shows(self, ram, mode: int) -> bool:
+        """Whether the 128 RAM bytes show the mode selected."""
+        return (ram[self.ram & 0x7F] == self.target(mode)
+                and (not self.also_ram or ram[self.also_ram & 0x7F] == self.also_value))
 
     def shows(self, ram, mode: int) -> bool:
         """Whether the 128 RAM bytes show the mode selected."""

@@ -5,9 +5,13 @@ they produce (the reset pool), as in the CuLE paper.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from . import _cpu
 from .games import ACTIONS, Game
 
 NOOP, FIRE, RIGHT, LEFT, DOWN, UPFIRE = (ACTIONS[a] for a in ("NOOP", "FIRE", "RIGHT", "LEFT", "DOWN", "UPFIRE"))
+RESET = _cpu.RESET_ACTION   # ALE's RESET action: a starting action only
 SOFT_RESET_FRAMES = 4
 RESET_NOOP_FRAMES = 60
 
@@ -108,8 +112,32 @@ def video_cube_mode(console, mode: int) -> None:
     raise RuntimeError(f"video_cube: cube {cube} never appeared in RAM")
 
 
+# ALE's random_seed whose environment RNG Adventure's setMode draws from: the one cule's oracle
+# sets (cule/tools/oracle.py). ALE's reset in modes 1 and 2 differs with that seed; cule's reset
+# pool is one state, so it plays this seed's.
+ADVENTURE_ALE_SEED = 0
+
+
+def adventure_mode(console, mode: int) -> None:
+    """AdventureSettings::setMode: while the mode in bits 1-2 of RAM $DD is not the one wanted,
+    SELECT for 2 + (a draw of ALE's environment RNG) % 256 frames (level 3 seeds its layout from
+    the frame counter), then one NOOP played as an action, whose sticky-action test draws twice.
+    The RNG is a fresh mt19937 as ALE's loadROM seeds it: the first, default-mode reset draws
+    nothing (mode 0 shows at power-on)."""
+    rng = np.random.MT19937()
+    rng._legacy_seeding(ADVENTURE_ALE_SEED)   # std::mt19937(seed)
+    for _ in range(1024):
+        if console.ram()[0xDD & 0x7F] >> 1 & 3 == mode:
+            soft_reset(console)
+            return
+        press_select(console, 2 + int(rng.random_raw()) % 256)
+        rng.random_raw(2)
+        act(console, NOOP)
+    raise RuntimeError(f"adventure: mode {mode} never appeared in RAM")
+
+
 # Games whose setMode is a procedure rather than "press SELECT until RAM shows the mode".
-CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode,
+CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode, "adventure": adventure_mode,
                       "video_checkers": video_checkers_mode, "video_cube": video_cube_mode}
 
 
@@ -154,5 +182,8 @@ def ale_reset(console, game: Game, mode: int, difficulty: int) -> None:
     console.game_reset()
     select_mode(console, game, mode)
     soft_reset(console)
-    for action in game.starting_actions:
-        console.frame(action)
+    for action in game.starting_actions:   # played without the frame counter, as ALE's emulate()
+        if action == RESET:
+            console.frame(NOOP, reset=True)
+        else:
+            console.frame(action)

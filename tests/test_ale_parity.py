@@ -18,6 +18,8 @@ OTHER_DISPLAYS = [g for g in GAMES if get_game(g).pal or get_game(g).screen_heig
 # For each game, a seed whose random play reaches game over early, and the frame it does (None:
 # no seed's random play ends a game within the tool's frames; the test then runs 2,000 frames).
 FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode_ends
+    'adventure': (5, 12048),
+    'air_raid': (0, 865),
     'alien': (0, 2477),
     'amidar': (2, 2149),
     'assault': (1, 1368),
@@ -63,31 +65,39 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'human_cannonball': (4, 1806),
     'ice_hockey': (0, 12800),
     'jamesbond': (1, 1888),
+    'journey_escape': (0, 2950),
     'kaboom': (3, 679),
     'kangaroo': (0, 1450),
+    'keystone_kapers': (0, 17404),
     'king_kong': (0, 6275),
     'koolaid': (0, 3327),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
+    'laser_gates': (3, 1209),
     'lost_luggage': (3, 3390),
     'mario_bros': (1, 657),
     'miniature_golf': (0, None),
     'montezuma_revenge': (1, 1682),
+    'mr_do': (5, 1845),
     'ms_pacman': (4, 1641),
     'name_this_game': (4, 6987),
     'othello': (0, None),
+    'pacman': (1, 1534),
     'phoenix': (1, 2058),
     'pitfall': (1, 1891),
     'pong': (3, 3056),
+    'pooyan': (3, 2074),
     'private_eye': (0, 10790),
     'qbert': (4, 1148),
     'riverraid': (5, 3020),
     'road_runner': (0, 283),
     'robotank': (5, 4075),
     'seaquest': (1, 1921),
+    'sir_lancelot': (0, 1036),
     'skiing': (2, 4324),
     'solaris': (4, 16322),
     'space_invaders': (5, 1137),
+    'space_war': (0, None),
     'star_gunner': (4, 3384),
     'superman': (0, None),
     'surround': (5, 3924),
@@ -121,14 +131,17 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
-# recipes, and the custom menus of MsPacman, DoubleDunk, VideoCheckers and VideoCube (a cube
-# chosen with RIGHT). Frogger's game numbers are odd, HumanCannonball's mode needs one player too,
-# Backgammon's only difficulty is not its default, Casino's poker follows 62 starting actions.
+# recipes (Pac-Man's with a second RAM byte, Space War's in BCD), and the custom menus of MsPacman,
+# DoubleDunk, VideoCheckers, VideoCube (a cube chosen with RIGHT) and Adventure (SELECT lengths
+# from ALE's environment RNG). Frogger's game numbers are odd, HumanCannonball's mode needs one
+# player too, Backgammon's only difficulty is not its default, Casino's poker follows 62
+# starting actions.
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
     ("lost_luggage", 1, 1), ("video_checkers", 15, 0), ("video_cube", 1702, 1), ("word_zapper", 19, 3),
     ("frogger", 2, 1), ("human_cannonball", 5, 1), ("backgammon", 0, 3), ("casino", 3, 2), ("et", 2, 3),
+    ("adventure", 2, 3), ("air_raid", 8, 0), ("pacman", 7, 1), ("pooyan", 70, 0), ("space_war", 17, 0),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)

@@ -17,6 +17,7 @@ GAMES = [
     "othello", "video_checkers", "video_cube", "word_zapper",   # more memory; video_checkers: of the mode
     "blackjack",   # a paddle range of its own
     "kaboom",   # paddles on the left port only
+    "air_raid", "pooyan",   # a PAL console losing colour; 220 rows from scanline 26
 ]
 
 

@@ -31,11 +31,16 @@ def _play(game: str, steps: int, num_envs: int = 4, seed: int = 0, **options):
     return split._backend.render_stats()
 
 
+# Games none of whose frames is whole: Journey Escape's 263 lines end a row short of its 230
+# from scanline 34, so every step runs again, drawing (exact, at twice the work).
+NEVER_WHOLE = {"journey_escape"}
+
+
 @pytest.mark.parametrize("game", list_games())
 def test_split_step_draws_what_the_direct_step_draws(game):
     # Episodes cut at 150 frames, two frames into a step: each one ends with a step the log cannot draw.
     replayed, redone, most_events = _play(game, steps=45, frameskip=4, max_num_frames_per_episode=150)
-    assert replayed > 0
+    assert (replayed == 0 and redone > 0) if game in NEVER_WHOLE else replayed > 0
     assert most_events > 0
 
 

@@ -29,6 +29,9 @@ constexpr u32 actions(A... a) {
     return ((1u << a) | ... | 0u);
 }
 constexpr u32 ALL_ACTIONS = (1u << NUM_ACTIONS) - 1;
+// ALE's RESET action (its id there): the console's RESET switch held for one frame. Only starting
+// actions play it (Keystone Kapers, Laser Gates, Sir Lancelot).
+enum : u8 { RESET = 40 };
 
 enum Controller : u8 { NO_CONTROLLER, JOYSTICK, PADDLES };
 
@@ -72,14 +75,14 @@ struct ModeBlocks {
 constexpr ModeBlocks mode_blocks(List first, u8 blocks, u16 stride) { return ModeBlocks{first, blocks, stride}; }
 
 // How ALE's setMode reaches a mode: press SELECT (`select_frames` frames at a time) until RAM
-// `ram` equals the mode times `scale` plus `offset` (and, where `also_ram` is set, RAM `also_ram`
-// equals `also_value`), then a soft reset. Some games first play NOOP frames (`noops_first`),
-// soft-reset, or press SELECT once (`select_first` frames) before looking.
+// `ram` equals the mode times `scale` plus `offset` (in BCD where `bcd`; and, where `also_ram` is
+// set, RAM `also_ram` equals `also_value`), then a soft reset. Some games first play NOOP frames
+// (`noops_first`), soft-reset, or press SELECT once (`select_first` frames) before looking.
 // select_frames == 0: the game has one mode, or cule/reset.py drives its menu.
 struct ModeSelect {
     u8 ram_address = 0, select_frames = 0, scale = 1, offset = 0, noops_first = 0, select_first = 0;
     u8 also_ram = 0, also_value = 0;
-    bool soft_reset_first = false;
+    bool soft_reset_first = false, bcd = false;
 
     static constexpr ModeSelect ram(u8 address, u8 frames) {
         ModeSelect m;
@@ -98,6 +101,7 @@ struct ModeSelect {
     constexpr ModeSelect after_noops(u8 n) const { ModeSelect m = *this; m.noops_first = n; return m; }
     constexpr ModeSelect after_select(u8 n) const { ModeSelect m = *this; m.select_first = n; return m; }
     constexpr ModeSelect after_soft_reset() const { ModeSelect m = *this; m.soft_reset_first = true; return m; }
+    constexpr ModeSelect in_bcd() const { ModeSelect m = *this; m.bcd = true; return m; }
 };
 
 struct GameSettings {

@@ -9,6 +9,8 @@
 #include "types.h"
 #include "ale/game_settings.h"
 #include "ale/game_state.h"
+#include "ale/games/adventure.h"
+#include "ale/games/air_raid.h"
 #include "ale/games/alien.h"
 #include "ale/games/amidar.h"
 #include "ale/games/assault.h"
@@ -54,31 +56,39 @@
 #include "ale/games/human_cannonball.h"
 #include "ale/games/ice_hockey.h"
 #include "ale/games/jamesbond.h"
+#include "ale/games/journey_escape.h"
 #include "ale/games/kaboom.h"
 #include "ale/games/kangaroo.h"
+#include "ale/games/keystone_kapers.h"
 #include "ale/games/king_kong.h"
 #include "ale/games/koolaid.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
+#include "ale/games/laser_gates.h"
 #include "ale/games/lost_luggage.h"
 #include "ale/games/mario_bros.h"
 #include "ale/games/miniature_golf.h"
 #include "ale/games/montezuma_revenge.h"
+#include "ale/games/mr_do.h"
 #include "ale/games/ms_pacman.h"
 #include "ale/games/name_this_game.h"
 #include "ale/games/othello.h"
+#include "ale/games/pacman.h"
 #include "ale/games/phoenix.h"
 #include "ale/games/pitfall.h"
 #include "ale/games/pong.h"
+#include "ale/games/pooyan.h"
 #include "ale/games/private_eye.h"
 #include "ale/games/qbert.h"
 #include "ale/games/riverraid.h"
 #include "ale/games/road_runner.h"
 #include "ale/games/robotank.h"
 #include "ale/games/seaquest.h"
+#include "ale/games/sir_lancelot.h"
 #include "ale/games/skiing.h"
 #include "ale/games/solaris.h"
 #include "ale/games/space_invaders.h"
+#include "ale/games/space_war.h"
 #include "ale/games/star_gunner.h"
 #include "ale/games/superman.h"
 #include "ale/games/surround.h"
@@ -104,6 +114,8 @@ namespace cule {
 
 // X(ALE's id, settings struct, named as gymnasium's v5 environments are) for every game.
 #define CULE_FOR_EACH_GAME(X) \
+    X(adventure, Adventure) \
+    X(air_raid, AirRaid) \
     X(alien, Alien) \
     X(amidar, Amidar) \
     X(assault, Assault) \
@@ -149,31 +161,39 @@ namespace cule {
     X(human_cannonball, HumanCannonball) \
     X(ice_hockey, IceHockey) \
     X(jamesbond, Jamesbond) \
+    X(journey_escape, JourneyEscape) \
     X(kaboom, Kaboom) \
     X(kangaroo, Kangaroo) \
+    X(keystone_kapers, KeystoneKapers) \
     X(king_kong, KingKong) \
     X(koolaid, Koolaid) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
+    X(laser_gates, LaserGates) \
     X(lost_luggage, LostLuggage) \
     X(mario_bros, MarioBros) \
     X(miniature_golf, MiniatureGolf) \
     X(montezuma_revenge, MontezumaRevenge) \
+    X(mr_do, MrDo) \
     X(ms_pacman, MsPacman) \
     X(name_this_game, NameThisGame) \
     X(othello, Othello) \
+    X(pacman, Pacman) \
     X(phoenix, Phoenix) \
     X(pitfall, Pitfall) \
     X(pong, Pong) \
+    X(pooyan, Pooyan) \
     X(private_eye, PrivateEye) \
     X(qbert, Qbert) \
     X(riverraid, Riverraid) \
     X(road_runner, RoadRunner) \
     X(robotank, Robotank) \
     X(seaquest, Seaquest) \
+    X(sir_lancelot, SirLancelot) \
     X(skiing, Skiing) \
     X(solaris, Solaris) \
     X(space_invaders, SpaceInvaders) \
+    X(space_war, SpaceWar) \
     X(star_gunner, StarGunner) \
     X(superman, Superman) \
     X(surround, Surround) \

@@ -92,7 +92,7 @@ py::dict describe(const char* id, const char* name) {
         py::arg("ram") = m.ram_address, py::arg("select_frames") = m.select_frames, py::arg("scale") = m.scale,
         py::arg("offset") = m.offset, py::arg("also_ram") = m.also_ram, py::arg("also_value") = m.also_value,
         py::arg("noops_first") = m.noops_first, py::arg("soft_reset_first") = m.soft_reset_first,
-        py::arg("select_first") = m.select_first));
+        py::arg("select_first") = m.select_first, py::arg("bcd") = m.bcd));
     d["ale_saved"] = Game::ale_saved;
     d["ale_kept"] = Game::ale_kept;
     return d;

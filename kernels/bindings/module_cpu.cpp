@@ -20,6 +20,7 @@ PYBIND11_MODULE(_cpu, m) {
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
+    m.attr("RESET_ACTION") = (int)RESET;
     m.attr("CART_SCHEME_NAMES") =
         py::tuple(py::cast(std::vector<std::string>(CART_SCHEME_NAMES, CART_SCHEME_NAMES + NUM_CART_SCHEMES)));
     m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
