@@ -28,6 +28,7 @@
 #include "ale/games/defender.h"
 #include "ale/games/demon_attack.h"
 #include "ale/games/double_dunk.h"
+#include "ale/games/elevator_action.h"
 #include "ale/games/enduro.h"
 #include "ale/games/fishing_derby.h"
 #include "ale/games/freeway.h"
@@ -45,6 +46,7 @@
 #include "ale/games/name_this_game.h"
 #include "ale/games/phoenix.h"
 #include "ale/games/pitfall.h"
+#include "ale/games/pitfall2.h"
 #include "ale/games/pong.h"
 #include "ale/games/private_eye.h"
 #include "ale/games/qbert.h"
@@ -90,6 +92,7 @@ namespace cule {
     X(defender, Defender) \
     X(demon_attack, DemonAttack) \
     X(double_dunk, DoubleDunk) \
+    X(elevator_action, ElevatorAction) \
     X(enduro, Enduro) \
     X(fishing_derby, FishingDerby) \
     X(freeway, Freeway) \
@@ -107,6 +110,7 @@ namespace cule {
     X(name_this_game, NameThisGame) \
     X(phoenix, Phoenix) \
     X(pitfall, Pitfall) \
+    X(pitfall2, Pitfall2) \
     X(pong, Pong) \
     X(private_eye, PrivateEye) \
     X(qbert, Qbert) \

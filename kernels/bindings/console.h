@@ -48,14 +48,14 @@ class SingleConsole {
   public:
     explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(SCREEN_BYTES, 0) {
         std::memset(&m_, 0, sizeof(m_));
-        m_.console.cart.scheme = spec_.scheme;
+        cart_power_on(m_.console.cart, spec_.scheme);
     }
 
     // Stella's construction: RAM and timer from the seeded generator, then the display-format
     // detection (a system reset and 60 frames with no input events), then another system reset.
     void power_on() {
         std::memset(&m_, 0, sizeof(m_));
-        m_.console.cart.scheme = spec_.scheme;
+        cart_power_on(m_.console.cart, spec_.scheme);
         m_.switches = spec_.wiring.power_on_switches;
         std::fill(screens_.begin(), screens_.end(), 0);
         mt_seed(mt_, SYSTEM_RANDOM_SEED);
@@ -69,7 +69,8 @@ class SingleConsole {
     }
 
     void system_reset() {
-        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), spec_.ystart, spec_.hmove_blanks);
+        auto draw = [this] { return mt_next(mt_); };
+        console_reset(m_.console, screens_.data(), spec_.rom.data(), draw, spec_.ystart, spec_.hmove_blanks);
     }
 
     void frame(int a, int b, bool reset, bool select, bool settings) {
@@ -106,6 +107,8 @@ class SingleConsole {
         d["partial_frame"] = t.partial_frame; d["scanlines_last_frame"] = t.scanlines_last_frame;
         return d;
     }
+
+    py::dict cart() const { return cart_fields(m_.console.cart); }
 
     // A snapshot: the machine followed by both frame buffers.
     Bytes state() const {
