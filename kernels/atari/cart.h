@@ -213,7 +213,7 @@ CULE_HD void dpc_write(Dpc& d, u32 offset, u8 v) {
 // Superchip: a read of the write port gives the ROM byte beneath it; RAM reads at $080-$0FF.
 // DPC: its registers at $000-$07F and the hotspot page $FC0-$FFF go through the chip, which
 // clocks its random register at each; the program between reads directly.
-CULE_NOINLINE u8 cart_peek_chip(Cart& c, const u8* rom, u32 offset, u32 cycles) {
+CULE_NOINLINE u8 cart_peek_chip(Cart& c, const u8* rom, u32 offset, const u32& cycles) {
     if (c.scheme == CART_DPC) {
         if (offset >= 0x080 && offset < 0xFC0) return cart_bank_byte(c, rom, offset);
         dpc_clock_random(c.dpc);
@@ -242,8 +242,9 @@ CULE_NOINLINE void cart_poke_chip(Cart& c, u32 offset, u8 v) {
 }
 
 // `addr` is the CPU's full 16-bit address: FE decodes A13, which the 6507 does not bring out.
-// `cycles`: the system cycle count, for the DPC's music.
-CULE_INLINE u8 cart_peek(Cart& c, const u8* rom, u16 addr, u32 cycles) {
+// `cycles`: the system cycle count, for the DPC's music; by reference, so that only a DPC read
+// loads it.
+CULE_INLINE u8 cart_peek(Cart& c, const u8* rom, u16 addr, const u32& cycles) {
     u32 offset = addr & 0x0FFF;
     switch (c.scheme) {
         case CART_2K: return rom[addr & 0x07FF];
