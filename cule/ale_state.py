@@ -30,7 +30,11 @@ _SOUND = "reg1 reg2 reg3 reg4 reg5 reg6 myLastRegisterSetCycle"
 # The cartridge block after its tag, per scheme of cule's games.
 _CART = {"2K": ("Cartridge2K", ""), "4K": ("Cartridge4K", ""), "FE": ("CartridgeFE", ""),
          "F8": ("CartridgeF8", "myCurrentBank"), "F6": ("CartridgeF6", "myCurrentBank"),
-         "E0": ("CartridgeE0", "slices[4]")}
+         "E0": ("CartridgeE0", "slices[4]"),
+         "F8SC": ("CartridgeF8SC", "myCurrentBank superchipRAM[128]"),
+         "F6SC": ("CartridgeF6SC", "myCurrentBank superchipRAM[128]"),
+         "DPC": ("CartridgeDPC", "myCurrentBank myTops[8] myBottoms[8] myCounters[8] myFlags[8] myMusicMode?[3] "
+                 "myRandomNumber mySystemCycles myFractionalClocks")}
 
 
 class AleStateError(ValueError):
@@ -71,11 +75,12 @@ class _Reader:
         for name in names.split():
             if name.endswith("?"):
                 out[name[:-1]] = self.bool()
-            elif name.endswith("]"):
+            elif name.endswith("]"):   # "name[n]": n ints, "name?[n]": n bools, after their count
                 name, n = name[:-1].split("[")
                 if self.int() != int(n):
-                    raise AleStateError(f"{name} must hold {n} values")
-                out[name] = [self.int() for _ in range(int(n))]
+                    raise AleStateError(f"{name.rstrip('?')} must hold {n} values")
+                read = self.bool if name.endswith("?") else self.int
+                out[name.rstrip("?")] = [int(read()) for _ in range(int(n))]
             else:
                 out[name] = self.int()
 

@@ -12,6 +12,7 @@ from cule.tools.oracle import AleOracle
 
 GAMES = [
     "pong", "space_invaders", "ms_pacman", "road_runner", "montezuma_revenge", "robotank",   # 2K 4K F8 F6 E0 FE
+    "elevator_action", "pitfall2",   # F8SC DPC
     "breakout", "beam_rider", "chopper_command", "qbert", "riverraid", "star_gunner", "tennis", "time_pilot",
     "wizard_of_wor", "backgammon", "casino", "hangman", "haunted_house",   # rules with memory
     "othello", "video_checkers", "video_cube", "word_zapper",   # more memory; video_checkers: of the mode

@@ -216,9 +216,9 @@ def test_states_move_between_backends(device):
     assert run.ends >= 8
 
 
-# Two games of each cartridge scheme (one of FE, the only one there is).
+# Two games of each cartridge scheme (one of FE, F8SC and DPC, the only ones there are).
 SANITIZE_GAMES = ["pong", "breakout", "space_invaders", "pitfall", "ms_pacman", "hero", "road_runner", "double_dunk",
-                  "montezuma_revenge", "tutankham", "robotank"]
+                  "montezuma_revenge", "tutankham", "robotank", "elevator_action", "pitfall2"]
 
 
 @pytest.mark.sanitize

@@ -61,7 +61,7 @@ struct Machine {
     u8 switches;            // Stella's Switches byte, which keeps the last difficulty set
     u8 difficulty;          // bit 0: left switch A, bit 1: right switch A
     u8 action_a, action_b;  // last actions applied (the sticky ones)
-    u8 padding[3];  // explicit: states move and compare as bytes
+    u8 padding[7];  // explicit: states move and compare as bytes
 };
 
 // What ALE's Event object holds for one frame.

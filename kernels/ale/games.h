@@ -39,6 +39,7 @@
 #include "ale/games/donkey_kong.h"
 #include "ale/games/double_dunk.h"
 #include "ale/games/earthworld.h"
+#include "ale/games/elevator_action.h"
 #include "ale/games/enduro.h"
 #include "ale/games/entombed.h"
 #include "ale/games/et.h"
@@ -76,6 +77,7 @@
 #include "ale/games/pacman.h"
 #include "ale/games/phoenix.h"
 #include "ale/games/pitfall.h"
+#include "ale/games/pitfall2.h"
 #include "ale/games/pong.h"
 #include "ale/games/pooyan.h"
 #include "ale/games/private_eye.h"
@@ -144,6 +146,7 @@ namespace cule {
     X(donkey_kong, DonkeyKong) \
     X(double_dunk, DoubleDunk) \
     X(earthworld, Earthworld) \
+    X(elevator_action, ElevatorAction) \
     X(enduro, Enduro) \
     X(entombed, Entombed) \
     X(et, Et) \
@@ -181,6 +184,7 @@ namespace cule {
     X(pacman, Pacman) \
     X(phoenix, Phoenix) \
     X(pitfall, Pitfall) \
+    X(pitfall2, Pitfall2) \
     X(pong, Pong) \
     X(pooyan, Pooyan) \
     X(private_eye, PrivateEye) \

@@ -18,7 +18,7 @@ struct Console {
     Tia tia;
     Cart cart;
     Ports ports;
-    u8 padding0[1];  // explicit: states move and compare as bytes
+    u8 padding0[2];  // explicit: states move and compare as bytes
     TiaInputs inputs;
     u32 cycles;          // CPU cycles since the frame started
     u8 data_bus;         // last value on the bus: the undriven bits of TIA reads
@@ -41,7 +41,7 @@ struct Bus {
     // ROM and RAM, most of the accesses, inline; the chips out of line.
     CULE_INLINE u8 peek(u16 addr) {
         u8 v;
-        if (addr & 0x1000) v = cart_peek(c.cart, rom, addr);
+        if (addr & 0x1000) v = cart_peek(c.cart, rom, addr, c.cycles);
         else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
         else v = peek_chip(addr);
         c.data_bus = v;
@@ -57,7 +57,7 @@ struct Bus {
 
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
-            cart_poke(c.cart, addr);
+            cart_poke(c.cart, addr, v);
         } else if (!(addr & 0x80)) {
             if (log) tia_log_event(*log, c.cycles, false, addr, v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
@@ -80,16 +80,20 @@ struct Bus {
 CULE_HD void rebase_cycles(Console& c) {
     riot_rebase_cycles(c.riot, c.cycles);
     tia_rebase_cycles(c.tia, c.cycles);
+    cart_rebase_cycles(c.cart, c.cycles);
     c.cycles = 0;
 }
 
-// Stella's System::reset: RAM survives; the RIOT timer takes a fresh random start value. The
-// display is the game's, except in the power-on run that detects PAL (tia.h, Display).
-CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, u32 random_draw, const Display& display) {
+// Stella's System::reset: RAM survives. The devices draw from the System generator (`draw()`
+// gives its next number) in the order the console attached them: the RIOT one for its timer,
+// the TIA none, the cartridge 128 for a Superchip's RAM. The display is the game's, except in
+// the power-on run that detects PAL (tia.h, Display).
+template <class Draw>
+CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, const Display& display) {
     rebase_cycles(c);
-    riot_reset(c.riot, random_draw);
+    riot_reset(c.riot, draw());
     tia_reset(c.tia, screen, screen + (i32)display.height * SCREEN_WIDTH, c.cycles, display);
-    cart_reset(c.cart);
+    cart_reset(c.cart, draw);
     Bus<true> bus = {c, screen, rom, nullptr};
     cpu_reset(c.cpu, bus);
 }

@@ -91,7 +91,26 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     std::memset(out.mutable_data() + sizeof(Machine), 0, screen_bytes);   // nothing drawn yet: black
 
     Cart& cart = c.cart;
-    if (cart.scheme == CART_F8 || cart.scheme == CART_F6) cart.bank[0] = (u8)get("myCurrentBank");
+    auto ints = [&](const char* name) { return f[name].cast<std::vector<i64>>(); };
+    if (f.contains("myCurrentBank")) cart.bank[0] = (u8)get("myCurrentBank");
+    if (cart_has_superchip(cart.scheme)) {
+        std::vector<i64> ram = ints("superchipRAM");
+        for (i32 i = 0; i < 128; ++i) cart.ram[i] = (u8)ram[i];
+    }
+    if (cart.scheme == CART_DPC) {
+        Dpc& d = cart.dpc;
+        std::vector<i64> tops = ints("myTops"), bottoms = ints("myBottoms"), counters = ints("myCounters"),
+                         flags = ints("myFlags"), music = ints("myMusicMode");
+        for (i32 i = 0; i < 8; ++i) {
+            d.top[i] = (u8)tops[i]; d.bottom[i] = (u8)bottoms[i];
+            d.counter[i] = (u16)counters[i]; d.flag[i] = (u8)flags[i];
+        }
+        for (i32 i = 0; i < 3; ++i) d.music[i] = (u8)music[i];
+        d.random = (u8)get("myRandomNumber");
+        d.music_cycles = (i32)get("mySystemCycles");
+        // Saved in units of 1e-8 of a clock, as Stella's own restore reads it back.
+        d.music_fraction = double_as_bits((double)get("myFractionalClocks") / 100000000.0);
+    }
     if (cart.scheme == CART_E0) {
         std::vector<i64> slices = f["slices"].cast<std::vector<i64>>();
         for (i32 i = 0; i < 4; ++i) cart.bank[i] = (u8)slices[i];

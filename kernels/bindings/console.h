@@ -51,14 +51,14 @@ class SingleConsole {
   public:
     explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(spec_.screen_bytes(), 0) {
         std::memset(&m_, 0, sizeof(m_));
-        m_.console.cart.scheme = spec_.scheme;
+        cart_power_on(m_.console.cart, spec_.scheme);
     }
 
     // Stella's construction: RAM and timer from the seeded generator, then the display-format
     // detection (a system reset and 60 frames with no input events), then another system reset.
     void power_on() {
         std::memset(&m_, 0, sizeof(m_));
-        m_.console.cart.scheme = spec_.scheme;
+        cart_power_on(m_.console.cart, spec_.scheme);
         m_.switches = spec_.wiring.power_on_switches;
         std::fill(screens_.begin(), screens_.end(), 0);
         mt_seed(mt_, SYSTEM_RANDOM_SEED);
@@ -73,7 +73,8 @@ class SingleConsole {
 
     void system_reset() { system_reset(spec_.display); }
     void system_reset(const Display& display) {
-        console_reset(m_.console, screens_.data(), spec_.rom.data(), mt_next(mt_), display);
+        auto draw = [this] { return mt_next(mt_); };
+        console_reset(m_.console, screens_.data(), spec_.rom.data(), draw, display);
     }
 
     void frame(int a, int b, bool reset, bool select, bool settings) {
@@ -111,6 +112,8 @@ class SingleConsole {
         d["partial_frame"] = t.partial_frame; d["scanlines_last_frame"] = t.scanlines_last_frame;
         return d;
     }
+
+    py::dict cart() const { return cart_fields(m_.console.cart); }
 
     // A snapshot: the machine followed by both frame buffers.
     Bytes state() const {

@@ -45,6 +45,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def("screen", &SingleConsole::screen)
         .def("cpu", &SingleConsole::cpu)
         .def("tia", &SingleConsole::tia)
+        .def("cart", &SingleConsole::cart)
         .def("state", &SingleConsole::state)
         .def("set_state", &SingleConsole::set_state)
         .def_property_readonly("reward", [](const SingleConsole& c) { return c.machine().game.reward; })

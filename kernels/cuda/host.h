@@ -34,3 +34,15 @@ inline int __float2int_rn(float v) {
     if (r < -2147483648.0f) return -2147483647 - 1;
     return (int)r;
 }
+
+// A double's bits as an integer and back, as the GPU's reinterpreting intrinsics do.
+inline long long __double_as_longlong(double v) {
+    long long bits;
+    __builtin_memcpy(&bits, &v, 8);
+    return bits;
+}
+inline double __longlong_as_double(long long bits) {
+    double v;
+    __builtin_memcpy(&v, &bits, 8);
+    return v;
+}

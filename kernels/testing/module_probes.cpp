@@ -18,6 +18,7 @@
 #include "atari/cpu6502.h"
 #include "atari/riot.h"
 #include "atari/tia.h"
+#include "bindings/common.h"
 
 namespace cule {
 
@@ -64,20 +65,49 @@ PYBIND11_MODULE(_probes, m) {
         "Runs one instruction on a flat 64 KiB memory: (registers, cycles, [(r|w, address, value)]).");
     m.def(
         "cart_probe",
-        [](u8 scheme, py::bytes rom, const std::vector<std::pair<char, u16>>& accesses) {
+        [](u8 scheme, py::bytes rom, const std::vector<std::tuple<char, u16, u8, u32>>& accesses, u32 first_draw) {
+            if (scheme >= NUM_CART_SCHEMES) throw std::invalid_argument("no such scheme");
             std::string image = rom;
-            Cart c = {};
-            c.scheme = scheme;
-            cart_reset(c);
+            if (image.size() != CART_ROM_BYTES[scheme]) throw std::invalid_argument("wrong image size");
+            u32 next_draw = first_draw;
+            auto draw = [&] { return next_draw++; };
+            Cart c;
+            cart_power_on(c, scheme);
+            cart_reset(c, draw);
             std::vector<int> reads;
-            for (auto [kind, addr] : accesses) {
-                if (kind == 'r') reads.push_back(cart_peek(c, (const u8*)image.data(), addr));
-                else cart_poke(c, addr);
+            for (auto [kind, addr, value, cycle] : accesses) {
+                switch (kind) {
+                    case 'r': reads.push_back(cart_peek(c, (const u8*)image.data(), addr, cycle)); break;
+                    case 'w': cart_poke(c, addr, value); break;
+                    case 'c': cart_rebase_cycles(c, cycle); break;
+                    case 'x': cart_rebase_cycles(c, cycle); cart_reset(c, draw); break;
+                    default: throw std::invalid_argument("an access is 'r', 'w', 'c' or 'x'");
+                }
             }
-            return reads;
+            return py::make_tuple(reads, bindings::cart_fields(c));
         },
-        py::arg("scheme"), py::arg("rom"), py::arg("accesses"),
-        "Runs cartridge accesses ('r' or 'w', address) from power-up; returns the bytes read.");
+        py::arg("scheme"), py::arg("rom"), py::arg("accesses"), py::arg("first_draw") = 0,
+        "Runs cartridge accesses (kind, address, value, system cycle) from power-up and a system "
+        "reset: 'r' reads, 'w' writes the value, 'c' restarts the cycle count at that cycle (a new "
+        "frame), 'x' a system reset there. The System generator's draws count up from "
+        "`first_draw`. Returns the bytes read and the cartridge's state (cule._cpu.Console.cart).");
+    m.def(
+        "reset_probe",
+        [](u8 scheme, py::bytes rom, u32 first_draw) {
+            std::string image = rom;
+            if (image.size() != CART_ROM_BYTES[scheme]) throw std::invalid_argument("wrong image size");
+            u32 next_draw = first_draw;
+            auto draw = [&] { return next_draw++; };
+            Console c = {};
+            cart_power_on(c.cart, scheme);
+            const Display display = {NTSC_HEIGHT, 34, 0, 1};
+            std::vector<u8> screen(2 * NTSC_HEIGHT * SCREEN_WIDTH);
+            console_reset(c, screen.data(), (const u8*)image.data(), draw, display);
+            return py::make_tuple(c.riot.timer, bindings::cart_fields(c.cart), next_draw - first_draw);
+        },
+        py::arg("scheme"), py::arg("rom"), py::arg("first_draw"),
+        "A console's system reset whose System generator's draws count up from `first_draw`: "
+        "(the RIOT timer's start value, the cartridge's state, the number of draws).");
     m.def(
         "riot_probe",
         [](const std::vector<std::tuple<u32, char, u16, u8>>& accesses, u8 swcha, u8 swchb,
