@@ -16,15 +16,15 @@ struct Console {
     Cpu6502 cpu;
     Riot riot;
     Tia tia;
-    Cart cart;
     Ports ports;
-    u8 padding0[2];  // explicit: states move and compare as bytes
+    u8 padding0[2];  // explicit: states move and compare as bytes (Cart is 8-byte aligned)
+    Cart cart;
     TiaInputs inputs;
     u32 cycles;          // CPU cycles since the frame started
     u8 data_bus;         // last value on the bus: the undriven bits of TIA reads
     u8 last_access_was_read;
     u8 frame_done;       // set by the TIA write that ends the frame
-    u8 padding1[1];
+    u8 padding1[5];
 };
 
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
