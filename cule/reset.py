@@ -136,9 +136,20 @@ def adventure_mode(console, mode: int) -> None:
     raise RuntimeError(f"adventure: mode {mode} never appeared in RAM")
 
 
+def klax_mode(console, mode: int) -> None:
+    """KlaxSettings::setMode: SELECT (2 frames at a time) until the Superchip's RAM at $F0EA
+    shows the mode, then a soft reset."""
+    for _ in range(1024):
+        if console.cart()["ram"][0xEA & 0x7F] == mode:
+            soft_reset(console)
+            return
+        press_select(console, 2)
+    raise RuntimeError(f"klax: mode {mode} never appeared in the cartridge's RAM")
+
+
 # Games whose setMode is a procedure rather than "press SELECT until RAM shows the mode".
 CUSTOM_MODE_SELECT = {"ms_pacman": ms_pacman_mode, "double_dunk": double_dunk_mode, "adventure": adventure_mode,
-                      "video_checkers": video_checkers_mode, "video_cube": video_cube_mode}
+                      "video_checkers": video_checkers_mode, "video_cube": video_cube_mode, "klax": klax_mode}
 
 
 def select_mode(console, game: Game, mode: int) -> None:

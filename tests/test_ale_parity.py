@@ -43,6 +43,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'chopper_command': (4, 2239),
     'crazy_climber': (0, 8922),
     'crossbow': (2, 6001),
+    'darkchambers': (0, None),
     'defender': (3, 1785),
     'demon_attack': (1, 3912),
     'donkey_kong': (3, 2740),
@@ -71,6 +72,7 @@ FIRST_EPISODE_END = {   # game: (seed, frame), from python -m cule.tools.episode
     'kangaroo': (0, 1450),
     'keystone_kapers': (0, 17404),
     'king_kong': (0, 6275),
+    'klax': (3, 421),
     'koolaid': (0, 3327),
     'krull': (2, 4327),
     'kung_fu_master': (5, 3446),
@@ -134,16 +136,17 @@ def test_through_an_episode_end_equal_to_ale(game):
 
 # Modes and difficulties other than the defaults: ALE's reset_game after loadROM, the SELECT
 # recipes (Pac-Man's with a second RAM byte, Space War's in BCD), and the custom menus of MsPacman,
-# DoubleDunk, VideoCheckers, VideoCube (a cube chosen with RIGHT) and Adventure (SELECT lengths
-# from ALE's environment RNG). Frogger's game numbers are odd, HumanCannonball's mode needs one
-# player too, Backgammon's only difficulty is not its default, Casino's poker follows 62
-# starting actions.
+# DoubleDunk, VideoCheckers, VideoCube (a cube chosen with RIGHT), Adventure (SELECT lengths
+# from ALE's environment RNG) and Klax (its mode in the Superchip's RAM). Frogger's game numbers
+# are odd, HumanCannonball's mode needs one player too, Backgammon's only difficulty is not its
+# default, Casino's poker follows 62 starting actions.
 @pytest.mark.parametrize("game, mode, difficulty", [
     ("space_invaders", 5, 0), ("breakout", 12, 1), ("pong", 1, 3), ("ms_pacman", 2, 0),
     ("double_dunk", 13, 0), ("surround", 2, 3), ("berzerk", 16, 0), ("freeway", 4, 1),
     ("lost_luggage", 1, 1), ("video_checkers", 15, 0), ("video_cube", 1702, 1), ("word_zapper", 19, 3),
     ("frogger", 2, 1), ("human_cannonball", 5, 1), ("backgammon", 0, 3), ("casino", 3, 2), ("et", 2, 3),
     ("adventure", 2, 3), ("air_raid", 8, 0), ("pacman", 7, 1), ("pooyan", 70, 0), ("space_war", 17, 0),
+    ("klax", 2, 0),
 ])
 def test_modes_and_difficulties_equal_to_ale(game, mode, difficulty):
     mismatch, _ = run_diff(game, frames=500, seed=2, mode=mode, difficulty=difficulty)

@@ -19,6 +19,7 @@ GAMES = [
     "blackjack",   # a paddle range of its own
     "kaboom",   # paddles on the left port only
     "air_raid", "pooyan",   # a PAL console losing colour; 220 rows from scanline 26
+    "darkchambers", "klax",   # Superchip RAM; Klax's rules read it
 ]
 
 

@@ -136,7 +136,7 @@ CULE_HD void ale_frame(Machine& m, const Wiring& w, int game, u8* screen, const 
     if (!select) move_paddles(m, w, a, b);
     wire_inputs(m, w, events_for(select ? (u8)NOOP : a, select ? (u8)NOOP : b, reset, select));
     console_frame<DRAW>(m.console, screen, rom, log);
-    if (settings) game_step(game, m.console.riot.ram, m.game);
+    if (settings) game_step(game, m.console.riot.ram, m.console.cart.ram, m.game);
 }
 
 }  // namespace cule

@@ -126,6 +126,8 @@ struct GameSettings {
     // and which of those cule keeps in GameState (flag0 = flags[0], memory0 = memory[0], ...).
     static constexpr const char* ale_saved = "reward score terminal? lives";
     static constexpr const char* ale_kept = "";
+    // The rules also read the cartridge's RAM: step(ram, cart_ram, g) instead of step(ram, g).
+    static constexpr bool reads_cart_ram = false;
 
     // What ALE's setMode keeps in the game's settings besides selecting the mode (VideoCheckers:
     // reverse checkers); the host calls it before selecting the mode.

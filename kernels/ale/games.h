@@ -34,6 +34,7 @@
 #include "ale/games/chopper_command.h"
 #include "ale/games/crazy_climber.h"
 #include "ale/games/crossbow.h"
+#include "ale/games/darkchambers.h"
 #include "ale/games/defender.h"
 #include "ale/games/demon_attack.h"
 #include "ale/games/donkey_kong.h"
@@ -62,6 +63,7 @@
 #include "ale/games/kangaroo.h"
 #include "ale/games/keystone_kapers.h"
 #include "ale/games/king_kong.h"
+#include "ale/games/klax.h"
 #include "ale/games/koolaid.h"
 #include "ale/games/krull.h"
 #include "ale/games/kung_fu_master.h"
@@ -141,6 +143,7 @@ namespace cule {
     X(chopper_command, ChopperCommand) \
     X(crazy_climber, CrazyClimber) \
     X(crossbow, Crossbow) \
+    X(darkchambers, Darkchambers) \
     X(defender, Defender) \
     X(demon_attack, DemonAttack) \
     X(donkey_kong, DonkeyKong) \
@@ -169,6 +172,7 @@ namespace cule {
     X(kangaroo, Kangaroo) \
     X(keystone_kapers, KeystoneKapers) \
     X(king_kong, KingKong) \
+    X(klax, Klax) \
     X(koolaid, Koolaid) \
     X(krull, Krull) \
     X(kung_fu_master, KungFuMaster) \
@@ -250,11 +254,19 @@ CULE_HD void game_select_mode(int game, GameState& g, i32 mode) {
     }
 }
 
+// A game's rules read the RIOT's RAM; Klax's also the Superchip's.
+template <typename Game>
+CULE_HD void game_rules(const u8* ram, const u8* cart_ram, GameState& g) {
+    if constexpr (Game::reads_cart_ram) Game::step(ram, cart_ram, g);
+    else Game::step(ram, g);
+}
+
 // ALE's RomSettings::step. ram: the 128 RAM bytes; ALE's address a reads ram[a & 0x7F].
-CULE_HD void game_step(int game, const u8* ram, GameState& g) {
+// cart_ram: the cartridge's 128 (Superchip) RAM bytes, read at $F080-$F0FF.
+CULE_HD void game_step(int game, const u8* ram, const u8* cart_ram, GameState& g) {
     g.reward = 0;
     switch (game) {
-#define X(id, Game) case GAME_##id: Game::step(ram, g); break;
+#define X(id, Game) case GAME_##id: game_rules<Game>(ram, cart_ram, g); break;
         CULE_FOR_EACH_GAME(X)
 #undef X
         default: break;

@@ -142,7 +142,7 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     };
     set_saved_memory();
     if (has("m_score")) g.score = (i32)get("m_score");
-    game_step(game, r.ram, g);
+    game_step(game, r.ram, c.cart.ram, g);
     set_saved_memory();
     g.reward = (i32)get("m_reward");
     return out;
