@@ -29,6 +29,10 @@ def main() -> None:
             print(f"  {name:18s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack")
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"kernel_resources-{record['date']}.json"
+    for k in range(2, 100):   # a new file for each run: results are never edited
+        if not path.exists():
+            break
+        path = RESULTS / f"kernel_resources-{record['date']}-{k}.json"
     path.write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {path}")
 

@@ -264,6 +264,9 @@ CULE_HD void game_rules(const u8* ram, const u8* cart_ram, GameState& g) {
 // ALE's RomSettings::step. ram: the 128 RAM bytes; ALE's address a reads ram[a & 0x7F].
 // cart_ram: the cartridge's 128 (Superchip) RAM bytes, read at $F080-$F0FF.
 CULE_HD void game_step(int game, const u8* ram, const u8* cart_ram, GameState& g) {
+#ifdef CULE_GAME
+    game = CULE_GAME;   // a module for one game (kernels.cu): its rules alone are compiled in
+#endif
     g.reward = 0;
     switch (game) {
 #define X(id, Game) case GAME_##id: game_rules<Game>(ram, cart_ram, g); break;
