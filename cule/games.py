@@ -44,11 +44,6 @@ class ModeSelect:
         return (ram[self.ram & 0x7F] == self.target(mode)
                 and (not self.also_ram or ram[self.also_ram & 0x7F] == self.also_value))
 
-    def shows(self, ram, mode: int) -> bool:
-        """Whether the 128 RAM bytes show the mode selected."""
-        return (ram[self.ram & 0x7F] == self.target(mode)
-                and (not self.also_ram or ram[self.also_ram & 0x7F] == self.also_value))
-
 
 @dataclass(frozen=True)
 class Game:
