@@ -92,7 +92,7 @@ template <class Draw>
 CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, const Display& display) {
     rebase_cycles(c);
     riot_reset(c.riot, draw());
-    tia_reset(c.tia, screen, screen + (i32)display.height * SCREEN_WIDTH, c.cycles, display);
+    tia_reset(c.tia, screen, screen + display_pixels(display), c.cycles, display);
     cart_reset(c.cart, draw);
     Bus<true> bus = {c, screen, rom, nullptr};
     cpu_reset(c.cpu, bus);

@@ -104,6 +104,9 @@ struct Display {
     u8 hmove_blanks;
 };
 
+// Pixels in one frame buffer of a display.
+CULE_HD i32 display_pixels(const Display& d) { return (i32)d.height * SCREEN_WIDTH; }
+
 // The scanline past which a TIA write ends the frame.
 CULE_HD i32 max_scanlines(bool pal) { return pal ? 342 : 290; }
 

@@ -13,7 +13,7 @@ namespace py = pybind11;
 using Bytes = py::array_t<u8, py::array::c_style>;
 
 // Both frame buffers of a machine of `display`.
-inline i32 screen_bytes(const Display& display) { return 2 * (i32)display.height * SCREEN_WIDTH; }
+inline i32 screen_bytes(const Display& display) { return 2 * display_pixels(display); }
 
 // A cartridge's state by name: its bank, a Superchip's RAM, the DPC's registers.
 inline py::dict cart_fields(const Cart& c) {

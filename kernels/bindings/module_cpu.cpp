@@ -15,7 +15,6 @@ PYBIND11_MODULE(_cpu, m) {
     m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
-    m.attr("MAX_SCREEN_HEIGHT") = (int)MAX_SCREEN_HEIGHT;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));

@@ -279,7 +279,7 @@ class VecEnv {
     }
 
   private:
-    i32 frame_pixels() const { return (i32)spec_.display.height * SCREEN_WIDTH; }
+    i32 frame_pixels() const { return display_pixels(spec_.display); }
     u8* screen(i32 i) { return screens_.data() + (size_t)i * spec_.screen_bytes(); }
     EnvSlot slot(i32 i) { return EnvSlot{machines_[i], screen(i), rng_[i], needs_reset_[i]}; }
     ResetPool reset_pool() const { return ResetPool{pool_.data(), pool_screens_.data(), (u32)pool_.size()}; }

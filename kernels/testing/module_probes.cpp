@@ -42,6 +42,9 @@ struct FlatBus {
 namespace py = pybind11;
 using namespace cule;
 
+// The display the console and TIA probes draw with: ALE's usual NTSC one.
+constexpr Display PROBE_DISPLAY = {NTSC_HEIGHT, 34, 0, 1};
+
 PYBIND11_MODULE(_probes, m) {
     m.def(
         "cpu_probe_step",
@@ -100,9 +103,8 @@ PYBIND11_MODULE(_probes, m) {
             auto draw = [&] { return next_draw++; };
             Console c = {};
             cart_power_on(c.cart, scheme);
-            const Display display = {NTSC_HEIGHT, 34, 0, 1};
-            std::vector<u8> screen(2 * NTSC_HEIGHT * SCREEN_WIDTH);
-            console_reset(c, screen.data(), (const u8*)image.data(), draw, display);
+            std::vector<u8> screen(2 * display_pixels(PROBE_DISPLAY));
+            console_reset(c, screen.data(), (const u8*)image.data(), draw, PROBE_DISPLAY);
             return py::make_tuple(c.riot.timer, bindings::cart_fields(c.cart), next_draw - first_draw);
         },
         py::arg("scheme"), py::arg("rom"), py::arg("first_draw"),
@@ -139,10 +141,9 @@ PYBIND11_MODULE(_probes, m) {
         "tia_probe",
         [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
             Tia t = {};
-            const Display display = {NTSC_HEIGHT, 34, 0, 1};
-            const i32 pixels = NTSC_HEIGHT * SCREEN_WIDTH;
+            const i32 pixels = display_pixels(PROBE_DISPLAY);
             std::vector<u8> screen(2 * pixels);
-            tia_reset(t, screen.data(), screen.data() + pixels, 0, display);
+            tia_reset(t, screen.data(), screen.data() + pixels, 0, PROBE_DISPLAY);
             tia_start_frame(t, 0);
             u8* fb = screen.data() + t.front * pixels;
             for (auto [cycle, addr, value] : writes) tia_poke<true>(t, fb, addr, value, cycle, false);
