@@ -7,11 +7,14 @@ Reports raw emulated frames per second (frames the emulator ran, frameskip inclu
 Random actions, frameskip 4, no sticky actions, full RGB frames. Results go to
 benchmarks/results/cpu_fps-<game>-<date>.json.
 
-With several games (or `all`, the Atari-57), only the per-core comparison is run for each, and
-the ratio's geometric mean over the games is reported: cpu_fps-survey-<date>.json.
+With several games (or `all`, every game cule runs), only the per-core comparison is run for
+each, on the same work for both engines: the first `--steps` steps of `--envs` episodes (cule
+steps the episodes side by side on one thread, ale-py one after another), so that both emulate
+the same stretch of each game; the best of `--repeats` interleaved runs. The ratio's geometric
+mean over the games is reported: cpu_fps-survey-<date>.json.
 
     python benchmarks/cpu_fps.py --game pong --seconds 5
-    python benchmarks/cpu_fps.py --game all --seconds 2
+    python benchmarks/cpu_fps.py --game all
 """
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from _results import new_result_path   # benchmarks/_results.py
 
 
 def cule_fps(game: str, num_envs: int, threads: int, seconds: float, frameskip: int = 4) -> float:
@@ -95,19 +100,62 @@ def one_game(game: str, seconds: float, envs: int) -> None:
         "benchmark": "cpu_fps", "game": game, "num_envs": envs, "frameskip": 4,
         "observation": "210x160 RGB", "unit": "raw emulated frames per second", **facts, "fps": rows,
     }
-    out = Path(__file__).parent / "results" / f"cpu_fps-{game}-{facts['date']}.json"
+    out = new_result_path(f"cpu_fps-{game}-{facts['date']}")
     out.write_text(json.dumps(result, indent=2) + "\n")
     for name, fps in rows.items():
         print(f"{name:32s} {fps:12,.0f}")
     print(f"written to {out}")
 
 
-def survey(games: list[str], seconds: float, envs: int) -> None:
-    """Per core only: cule on one thread with `envs` environments against one ALEInterface."""
+def cule_seconds(game: str, episodes: int, steps: int, frameskip: int = 4) -> float:
+    """Seconds cule takes on one thread for the first `steps` steps of `episodes` episodes."""
+    from cule import CuleEnv
+
+    env = CuleEnv(game, num_envs=episodes, frameskip=frameskip, num_threads=1)
+    env.reset(seed=0)
+    actions = np.random.default_rng(0).integers(0, len(env.action_set), size=(steps, episodes))
+    start = time.perf_counter()
+    for a in actions:
+        env.step(a)
+    return time.perf_counter() - start
+
+
+def ale_seconds(game: str, episodes: int, steps: int, frameskip: int = 4) -> float:
+    """Seconds ale-py takes for the same work, one episode after another (loading and resetting
+    between them not counted)."""
+    import ale_py
+    from ale_py import roms
+
+    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
+    total = 0.0
+    for seed in range(episodes):
+        ale = ale_py.ALEInterface()
+        ale.setFloat("repeat_action_probability", 0.0)
+        ale.setInt("frame_skip", frameskip)
+        ale.setInt("random_seed", seed)
+        ale.loadROM(str(roms.get_rom_path(game)))
+        actions = np.random.default_rng(seed).integers(0, 18, size=steps)
+        start = time.perf_counter()
+        for a in actions:
+            ale.act(int(a))
+            ale.getScreenRGB()
+            if ale.game_over():
+                ale.reset_game()
+        total += time.perf_counter() - start
+    return total
+
+
+def survey(games: list[str], episodes: int, steps: int, repeats: int) -> None:
+    """Per core only: cule on one thread against one ALEInterface, the same work for both."""
+    frames = episodes * steps * 4
     rows = {}
     print(f"{'game':20s} {'cule 1 core':>12s} {'ale-py':>12s} {'ratio':>6s}")
     for game in games:
-        cule, ale = cule_fps(game, envs, 1, seconds), ale_fps(game, seconds)
+        cule_runs, ale_runs = [], []
+        for _ in range(repeats):   # interleaved: both see the same drift of the machine
+            cule_runs.append(cule_seconds(game, episodes, steps))
+            ale_runs.append(ale_seconds(game, episodes, steps))
+        cule, ale = frames / min(cule_runs), frames / min(ale_runs)
         rows[game] = {"cule_cpu_1_thread": cule, "ale_py_single_env": ale, "ratio": cule / ale}
         print(f"{game:20s} {cule:12,.0f} {ale:12,.0f} {cule / ale:6.2f}", flush=True)
     ratios = np.array([r["ratio"] for r in rows.values()])
@@ -117,11 +165,14 @@ def survey(games: list[str], seconds: float, envs: int) -> None:
     }
     facts = machine_facts()
     result = {
-        "benchmark": "cpu_fps_survey", "num_envs": envs, "frameskip": 4, "observation": "210x160 RGB",
-        "unit": "raw emulated frames per second", "seconds_each": seconds, **facts,
-        "summary": summary, "games": rows,
+        "benchmark": "cpu_fps_survey", "frameskip": 4, "observation": "210x160 RGB (the game's height)",
+        "unit": "raw emulated frames per second",
+        "work": {"episodes": episodes, "steps_per_episode": steps, "frames": frames, "repeats": repeats,
+                 "method": "the same first steps of the same number of episodes for both engines, "
+                           "best of the interleaved repeats"},
+        **facts, "summary": summary, "games": rows,
     }
-    out = Path(__file__).parent / "results" / f"cpu_fps-survey-{facts['date']}.json"
+    out = new_result_path(f"cpu_fps-survey-{facts['date']}")
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"geometric mean of the ratio {summary['geometric_mean_ratio']:.3f}, lowest {summary['min_ratio']:.2f}, "
           f"{summary['games_at_or_above_1']} of {summary['games']} games at or above ale-py")
@@ -130,18 +181,20 @@ def survey(games: list[str], seconds: float, envs: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", nargs="+", default=["pong"], help="one or more ALE ids, or `all` for the Atari-57")
-    p.add_argument("--seconds", type=float, default=5.0, help="per measurement")
-    p.add_argument("--envs", type=int, default=64)
+    p.add_argument("--game", nargs="+", default=["pong"], help="one or more ALE ids, or `all` for every game")
+    p.add_argument("--seconds", type=float, default=5.0, help="per measurement, one game")
+    p.add_argument("--envs", type=int, default=None, help="environments; several games: episodes (default 8)")
+    p.add_argument("--steps", type=int, default=500, help="several games: steps per episode")
+    p.add_argument("--repeats", type=int, default=2, help="several games: interleaved runs of each engine")
     args = p.parse_args()
     if args.game == ["all"]:
         from cule.games import list_games
 
         args.game = list_games()
     if len(args.game) == 1:
-        one_game(args.game[0], args.seconds, args.envs)
+        one_game(args.game[0], args.seconds, args.envs or 64)
     else:
-        survey(args.game, args.seconds, args.envs)
+        survey(args.game, args.envs or 8, args.steps, args.repeats)
 
 
 if __name__ == "__main__":

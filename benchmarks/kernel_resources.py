@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import datetime
 import json
-from pathlib import Path
 
 import cule
 from cule import nvrtc
 from cule.games import get_game
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from _results import new_result_path   # benchmarks/_results.py
 
 
 def main() -> None:
@@ -27,12 +26,7 @@ def main() -> None:
         print(arch)
         for name, r in sorted(record["archs"][arch].items()):
             print(f"  {name:18s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack")
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"kernel_resources-{record['date']}.json"
-    for k in range(2, 100):   # a new file for each run: results are never edited
-        if not path.exists():
-            break
-        path = RESULTS / f"kernel_resources-{record['date']}-{k}.json"
+    path = new_result_path(f"kernel_resources-{record['date']}")
     path.write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {path}")
 

@@ -209,19 +209,19 @@ CULE_HD void dpc_write(Dpc& d, u32 offset, u8 v) {
     }
 }
 
-// The schemes with chips, out of line: the common ones stay small where they are inlined.
-// Superchip: a read of the write port gives the ROM byte beneath it; RAM reads at $080-$0FF.
-// DPC: its registers at $000-$07F and the hotspot page $FC0-$FFF go through the chip, which
-// clocks its random register at each; the program between reads directly.
+// The chips' reads, out of line: the common ones stay small where they are inlined.
+// Superchip: RAM reads at $080-$0FF, and a read of the write port ($000-$07F) gives the ROM
+// byte beneath it. DPC: its registers at $000-$07F and the hotspot page $FC0-$FFF go through
+// the chip, which clocks its random register at each; the program between reads directly.
 CULE_NOINLINE u8 cart_peek_chip(Cart& c, const u8* rom, u32 offset, const u32& cycles) {
     if (c.scheme == CART_DPC) {
         if (offset >= 0x080 && offset < 0xFC0) return cart_bank_byte(c, rom, offset);
         dpc_clock_random(c.dpc);
         if (offset < 0x040) return dpc_fetch(c.dpc, rom + DPC_DISPLAY_OFFSET, offset, cycles);
-    } else if (offset >= 0x080 && offset < 0x100) {
+        cart_access(c, offset);
+    } else if (offset >= 0x080) {
         return c.ram[offset & 0x7F];
     }
-    cart_access(c, offset);
     return cart_bank_byte(c, rom, offset);
 }
 
@@ -241,25 +241,59 @@ CULE_NOINLINE void cart_poke_chip(Cart& c, u32 offset, u8 v) {
     cart_access(c, offset);
 }
 
-// `addr` is the CPU's full 16-bit address: FE decodes A13, which the 6507 does not bring out.
-// `cycles`: the system cycle count, for the DPC's music; by reference, so that only a DPC read
-// loads it.
-CULE_INLINE u8 cart_peek(Cart& c, const u8* rom, u16 addr, const u32& cycles) {
+// The ROM byte at `addr` in the banks selected now, as a read there gives it where the read
+// switches nothing and reaches no chip. `addr` is the CPU's full 16-bit address: FE decodes
+// A13, which the 6507 does not bring out.
+CULE_INLINE u8 cart_rom_byte(const Cart& c, const u8* rom, u16 addr) {
     u32 offset = addr & 0x0FFF;
     switch (c.scheme) {
         case CART_2K: return rom[addr & 0x07FF];
         case CART_4K: return rom[offset];
         case CART_FE: return rom[offset + ((addr & 0x2000) ? 0 : 4096)];
-        case CART_E0:
+        case CART_E0: return rom[(u32)c.bank[offset >> 10] << 10 | (offset & 0x03FF)];
+        default: return cart_bank_byte(c, rom, offset);
+    }
+}
+
+// The part of the 4 KiB window where reads are plain: `bytes[offset & mask]` for offsets in
+// [first, first + count), no hotspot and no chip there. The bus reads those directly
+// (console.h) and asks again after any other cartridge access, which may have switched banks.
+// E0's four slices and FE's A13 leave every read to cart_peek.
+struct CartWindow {
+    const u8* bytes;
+    u32 mask, first, count;
+};
+
+CULE_HD CartWindow cart_window(const Cart& c, const u8* rom) {
+    const u8* bank = rom + ((u32)c.bank[0] << 12);
+    switch (c.scheme) {
+        case CART_2K: return {rom, 0x07FF, 0, 0x1000};
+        case CART_4K: return {rom, 0x0FFF, 0, 0x1000};
+        case CART_F8: case CART_F6: return {bank, 0x0FFF, 0, 0xFE0};   // below the hotspots
+        case CART_F8SC: case CART_F6SC: return {bank, 0x0FFF, 0x100, 0xFE0 - 0x100};   // past the Superchip's ports
+        case CART_DPC: return {bank, 0x0FFF, 0x080, 0xFC0 - 0x080};   // between its registers and its hotspot page
+        default: return {rom, 0, 0, 0};
+    }
+}
+
+// `cycles`: the system cycle count, for the DPC's music; by reference, so that only a DPC read
+// loads it.
+CULE_INLINE u8 cart_peek(Cart& c, const u8* rom, u16 addr, const u32& cycles) {
+    const u32 offset = addr & 0x0FFF;
+    switch (c.scheme) {
+        case CART_2K: case CART_4K: case CART_FE:
+            return cart_rom_byte(c, rom, addr);
+        case CART_E0: case CART_F8: case CART_F6:
             cart_access(c, offset);
-            return rom[(u32)c.bank[offset >> 10] << 10 | (offset & 0x03FF)];
-        case CART_F8:
-        case CART_F6:
+            return cart_rom_byte(c, rom, addr);
+        case CART_F8SC: case CART_F6SC:   // the program's reads, past the Superchip's ports
+            if (offset < 0x100) break;
             cart_access(c, offset);
             return cart_bank_byte(c, rom, offset);
         default:
-            return cart_peek_chip(c, rom, offset, cycles);
+            break;
     }
+    return cart_peek_chip(c, rom, offset, cycles);
 }
 
 // ROM stores nothing, but a write to a hotspot switches banks; the chips take writes.

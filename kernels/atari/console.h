@@ -35,14 +35,23 @@ struct Bus {
     u8* screen;
     const u8* rom;
     TiaLog* log;
+    CartWindow window = {nullptr, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
 
     CULE_HD u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
+    CULE_HD void open_window() { window = cart_window(c.cart, rom); }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
     CULE_INLINE u8 peek(u16 addr) {
         u8 v;
-        if (addr & 0x1000) v = cart_peek(c.cart, rom, addr, c.cycles);
-        else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
+        if (addr & 0x1000) {
+            const u32 offset = addr & 0x0FFF;
+            if (offset - window.first < window.count) {
+                v = window.bytes[offset & window.mask];
+            } else {
+                v = cart_peek(c.cart, rom, addr, c.cycles);
+                open_window();
+            }
+        } else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
         else v = peek_chip(addr);
         c.data_bus = v;
         c.last_access_was_read = 1;
@@ -58,6 +67,7 @@ struct Bus {
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr, v);
+            open_window();
         } else if (!(addr & 0x80)) {
             if (log) tia_log_event(*log, c.cycles, false, addr, v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
@@ -74,6 +84,41 @@ struct Bus {
     }
 
     CULE_HD void add_cycles(u32 n) { c.cycles += n; }
+
+    // The CPU has just branched back 5 bytes, to `cpu.pc`. If a read of the RIOT timer is there,
+    // the two instructions are a loop that waits for the timer (`LDA INTIM / BNE`, `BIT TIMINT /
+    // BPL`), and nothing else happens until it ends: run at once its iterations whose reads
+    // change nothing (riot_quiet_timer_read), at most `budget` instructions. `branch`: the
+    // branch's index (execute). The loop must lie in the cartridge's window of plain reads.
+    CULE_NOINLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
+        TimerWait w = {cpu, 0};
+        const u16 pc = cpu.pc;
+        const u32 offset = pc & 0x0FFF;
+        if (!(pc & 0x1000) || offset - window.first >= window.count || offset + 4 - window.first >= window.count)
+            return w;
+        auto code = [&](u32 i) { return window.bytes[(offset + i) & window.mask]; };
+        const u8 opcode = code(0);
+        const u16 addr = (u16)(code(1) | code(2) << 8);
+        if (!m6502::is_poll_read(opcode) || !riot_is_timer(addr)) return w;
+        // Cycles per iteration: the read 4, the branch 3, or 4 when it crosses a page.
+        const u32 length = (((pc + 5) ^ pc) & 0xFF00) ? 8 : 7;
+        u32 n = 0;
+        while (n < budget / 2) {
+            const u32 read = c.cycles + 4 + n * length;   // the cycle iteration n reads at
+            const i32 v = riot_quiet_timer_read(c.riot, addr, read);
+            if (v < 0) break;
+            Cpu6502 after = w.cpu;
+            m6502::poll_read(after, opcode, (u8)v);
+            if (!m6502::branch_taken(after, branch)) break;
+            w.cpu = after;
+            // The reads before the timer's next interval give the same value.
+            const u32 same = (riot_next_interval(c.riot, read) - read + length - 1) / length;
+            n = n + same < budget / 2 ? n + same : budget / 2;
+        }
+        c.cycles += n * length;
+        w.instructions = 2 * n;
+        return w;
+    }
 };
 
 // Restart the frame's cycle counter at 0, shifting every device's cycle stamps.
@@ -95,6 +140,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     tia_reset(c.tia, screen, screen + display_pixels(display), c.cycles, display);
     cart_reset(c.cart, draw);
     Bus<true> bus = {c, screen, rom, nullptr};
+    bus.open_window();
     cpu_reset(c.cpu, bus);
 }
 
@@ -103,6 +149,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
 template <bool DRAW>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
     Bus<DRAW> bus = {c, screen, rom, log};
+    bus.open_window();
     bool began = !c.tia.partial_frame;
     if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
@@ -115,7 +162,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
-    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted; ++n) cpu_step(cpu, bus);
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_step(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
     if (c.tia.partial_frame) {
         tia_draw_deferred<DRAW>(c.tia, bus.frame());

@@ -179,6 +179,30 @@ CULE_HD void sbc(Cpu6502& c, u8 operand) {
     }
 }
 
+// BIT: N and V from the operand, Z from A AND the operand.
+CULE_INLINE void bit(Cpu6502& c, u8 v) {
+    c.p = (c.p & ~(FLAG_N | FLAG_V | FLAG_Z)) | (v & (FLAG_N | FLAG_V)) | ((c.a & v) ? 0 : FLAG_Z);
+}
+
+// Whether branch k (its operation's index from BPL) is taken: the flag each pair tests (N, V,
+// C, Z as bytes of a word: a small table without memory), set for the second of the pair.
+CULE_INLINE bool branch_taken(const Cpu6502& c, u32 k) {
+    u8 tested = (u8)(((u32)FLAG_Z << 24 | (u32)FLAG_C << 16 | (u32)FLAG_V << 8 | FLAG_N) >> (8 * (k >> 1)));
+    return flag(c, tested) == (bool)(k & 1);
+}
+
+// The timer reads a polling loop can start with (LDA, LDX, LDY and BIT absolute, 4 cycles
+// each), and what one does to the registers.
+CULE_HD bool is_poll_read(u8 opcode) { return opcode == 0xAD || opcode == 0xAE || opcode == 0xAC || opcode == 0x2C; }
+CULE_HD void poll_read(Cpu6502& c, u8 opcode, u8 v) {
+    switch (opcode) {
+        case 0xAD: c.a = v; set_nz(c, v); break;
+        case 0xAE: c.x = v; set_nz(c, v); break;
+        case 0xAC: c.y = v; set_nz(c, v); break;
+        default: bit(c, v); break;
+    }
+}
+
 CULE_INLINE void compare(Cpu6502& c, u8 reg, u8 operand) {
     u32 v = (u32)reg - operand;
     set_nz(c, (u8)v);
@@ -209,11 +233,20 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.pc = peek_word(bus, 0xFFFC, 0xFFFD);
 }
 
+// What a timer-polling loop's iterations, run at once, leave: the registers, and how many
+// instructions they were.
+struct TimerWait {
+    Cpu6502 cpu;
+    u32 instructions;
+};
+
 // The instruction after its opcode fetch, for an addressing mode, an access and an operation.
 // On the host it is expanded once per opcode with all three constant (see cpu_step), on the GPU
-// it runs with the values from the table: one definition either way.
+// it runs with the values from the table: one definition either way. `budget`: the instructions
+// the frame may still run, this one included. Gives the instructions run after this one (a
+// timer wait's).
 template <class Bus>
-CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
+CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 budget) {
     using namespace m6502;
 
     // Operand address. Only reads that index across a page cost a cycle: the cycle counts of
@@ -254,7 +287,7 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
         }
         case JAM:
             c.halted = 1;
-            return;
+            return 0;
         default: break;   // IMP
     }
     u8 v = 0;
@@ -267,9 +300,7 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
         case AND: c.a &= v; set_nz(c, c.a); break;
         case ORA: c.a |= v; set_nz(c, c.a); break;
         case EOR: c.a ^= v; set_nz(c, c.a); break;
-        case BIT:
-            c.p = (c.p & ~(FLAG_N | FLAG_V | FLAG_Z)) | (v & (FLAG_N | FLAG_V)) | ((c.a & v) ? 0 : FLAG_Z);
-            break;
+        case BIT: bit(c, v); break;
         case CMP: compare(c, c.a, v); break;
         case CPX: compare(c, c.x, v); break;
         case CPY: compare(c, c.y, v); break;
@@ -308,17 +339,20 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
             break;
         }
         case LAS: c.a = c.x = c.sp = c.sp & v; set_nz(c, c.a); break;
-        case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ: {
-            // The flag each pair tests (N, V, C, Z as bytes of a word: a small table without memory).
-            u32 k = op - BPL;
-            u8 tested = (u8)(((u32)FLAG_Z << 24 | (u32)FLAG_C << 16 | (u32)FLAG_V << 8 | FLAG_N) >> (8 * (k >> 1)));
-            if (flag(c, tested) == (bool)(k & 1)) {
+        case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ:
+            if (branch_taken(c, op - BPL)) {
                 u16 target = (u16)(c.pc + (i8)v);
                 bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
                 c.pc = target;
+                // Back 5 bytes, maybe to a timer read: a loop that waits for the timer, whose
+                // iterations the bus can run at once (console.h).
+                if (v == 0xFB && budget > 2) {
+                    TimerWait w = bus.wait_on_timer(c, op - BPL, budget - 1);
+                    c = w.cpu;
+                    return w.instructions;
+                }
             }
             break;
-        }
         // read-modify-write: `v` is read above and written back below
         case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; set_nz(c, v); break;
         case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; set_nz(c, v); break;
@@ -409,27 +443,30 @@ CULE_INLINE void execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
     // The one write of every store and read-modify-write: on the GPU one inlined copy of the
     // bus's poke instead of twenty, and fewer registers.
     if (access & WRITE) bus.poke(addr, v);
+    return 0;
 }
 
 // An entry of m6502::OPCODES unpacked into the arguments of `execute`.
 #define CULE_DECODE(entry) (u8)((entry) & 0x0F), (u8)((entry) >> 4 & 0x03), (u8)((entry) >> 6)
 #define CULE_OPCODE(n) \
-    case n: execute(c, bus, CULE_DECODE(m6502::OPCODES[n])); break;
+    case n: return 1 + execute(c, bus, CULE_DECODE(m6502::OPCODES[n]), budget);
 #define CULE_OPCODES16(n)                                                                          \
     CULE_OPCODE(n + 0) CULE_OPCODE(n + 1) CULE_OPCODE(n + 2) CULE_OPCODE(n + 3) CULE_OPCODE(n + 4)    \
     CULE_OPCODE(n + 5) CULE_OPCODE(n + 6) CULE_OPCODE(n + 7) CULE_OPCODE(n + 8) CULE_OPCODE(n + 9)    \
     CULE_OPCODE(n + 10) CULE_OPCODE(n + 11) CULE_OPCODE(n + 12) CULE_OPCODE(n + 13) CULE_OPCODE(n + 14) \
     CULE_OPCODE(n + 15)
 
-// One instruction. A GPU warp runs few distinct paths through the two small switches of
-// `execute`; a host core predicts one 256-way dispatch much better than two in a row.
+// One instruction, or with a loop that waits for the timer as many of its instructions as the
+// bus runs at once; at most `budget`. Gives the number run. A GPU warp runs few distinct paths
+// through the two small switches of `execute`; a host core predicts one 256-way dispatch much
+// better than two in a row.
 template <class Bus>
-CULE_INLINE void cpu_step(Cpu6502& c, Bus& bus) {
-    if (c.halted) return;
+CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus, u32 budget) {
+    if (c.halted) return 0;
     u8 opcode = bus.peek(c.pc++);
     bus.add_cycles(m6502::CYCLES[opcode]);
 #if defined(__CUDA_ARCH__)
-    execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]));
+    return 1 + execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]), budget);
 #else
     switch (opcode) {
         CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
@@ -437,6 +474,7 @@ CULE_INLINE void cpu_step(Cpu6502& c, Bus& bus) {
         CULE_OPCODES16(0x80) CULE_OPCODES16(0x90) CULE_OPCODES16(0xA0) CULE_OPCODES16(0xB0)
         CULE_OPCODES16(0xC0) CULE_OPCODES16(0xD0) CULE_OPCODES16(0xE0) CULE_OPCODES16(0xF0)
     }
+    return 1;   // not reached: every opcode has its case
 #endif
 }
 #undef CULE_OPCODES16

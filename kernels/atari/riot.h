@@ -39,6 +39,28 @@ CULE_HD void riot_rebase_cycles(Riot& r, u32 cycles) {
     r.cycles_when_int_reset -= (i32)cycles;
 }
 
+// The cycles since TIMxT as Stella counts them at a read at `cycles`.
+CULE_HD u32 riot_cycles_counted(const Riot& r, u32 cycles) { return (cycles - 1) - (u32)r.cycles_when_set; }
+
+// Whether `addr` (the CPU's, below the cartridge) reads INTIM or TIMINT.
+CULE_HD bool riot_is_timer(u16 addr) { return (addr & 0x1280) == 0x0280 && (addr & 0x04); }
+
+// INTIM (0x04, 0x06) or TIMINT (0x05, 0x07) read at `cycles` where the read changes nothing:
+// TIMINT, or INTIM before the timer underflows. Gives its value; -1 for a read riot_peek must
+// make, which may be the first after the underflow.
+CULE_HD i32 riot_quiet_timer_read(const Riot& r, u16 addr, u32 cycles) {
+    // t, the intervals left, is below 0 once the timer has underflowed.
+    i32 t = (i32)r.timer - (i32)(riot_cycles_counted(r, cycles) >> r.shift) - 1;
+    if (addr & 0x01) return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;
+    return t >= 0 ? t : -1;
+}
+
+// The first cycle after a read at `cycles` whose read falls in the timer's next interval: quiet
+// reads before it give the same value.
+CULE_HD u32 riot_next_interval(const Riot& r, u32 cycles) {
+    return cycles + ((1u << r.shift) - (riot_cycles_counted(r, cycles) & ((1u << r.shift) - 1)));
+}
+
 CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
     switch (addr & 0x07) {
         case 0x00: return ports.swcha;   // pins, whatever DDRA says
@@ -47,14 +69,12 @@ CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
         case 0x03: return r.ddrb;
         default: break;
     }
-    // INTIM (0x04, 0x06) and TIMINT (0x05, 0x07), from the cycles since TIMxT as Stella counts
-    // them at a read; t, the intervals left, is below 0 once the timer has underflowed.
-    u32 delta = (cycles - 1) - (u32)r.cycles_when_set;
+    i32 quiet = riot_quiet_timer_read(r, addr, cycles);
+    if (quiet >= 0) return (u8)quiet;
+    // INTIM once the timer has underflowed.
+    u32 delta = riot_cycles_counted(r, cycles);
     i32 intervals = (i32)(delta >> r.shift), run = (i32)(r.timer << r.shift);   // run: cycles to underflow
-    i32 t = (i32)r.timer - intervals - 1;
-    if (addr & 0x01) return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;   // TIMINT
-    if (t >= 0) return (u8)t;
-    t = run - (i32)delta - 1;
+    i32 t = run - (i32)delta - 1;
     if (t <= -2 && !r.read_after_int) {
         r.read_after_int = 1;
         r.cycles_when_int_reset = (i32)cycles;

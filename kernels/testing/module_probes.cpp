@@ -35,6 +35,7 @@ struct FlatBus {
         mem[addr] = v;
     }
     void add_cycles(u32 n) { cycles += n; }
+    TimerWait wait_on_timer(Cpu6502 c, u32, u32) { return {c, 0}; }   // one instruction at a time
 };
 
 }  // namespace cule
@@ -58,7 +59,7 @@ PYBIND11_MODULE(_probes, m) {
             c.sp = regs["sp"].cast<u8>();
             c.p = regs["p"].cast<u8>();
             FlatBus bus{memory.mutable_data(), 0, py::list()};
-            cpu_step(c, bus);
+            cpu_step(c, bus, 1);
             py::dict out;
             out["pc"] = c.pc; out["a"] = c.a; out["x"] = c.x; out["y"] = c.y; out["sp"] = c.sp; out["p"] = c.p;
             out["halted"] = c.halted;
@@ -137,6 +138,32 @@ PYBIND11_MODULE(_probes, m) {
         "Runs (CPU cycle, 'r' or 'w', address, value) accesses on a RIOT fresh from riot_reset, "
         "through the console's bus, with the joystick and switch pins `swcha` and `swchb`; kind 'c' "
         "restarts the cycle count at that cycle, as a new frame does. Returns the bytes read.");
+    m.def(
+        "timer_wait_probe",
+        [](u8 scheme, py::bytes rom, u32 instructions, bool at_once) {
+            std::string image = rom;
+            if (scheme >= NUM_CART_SCHEMES || image.size() != CART_ROM_BYTES[scheme])
+                throw std::invalid_argument("wrong scheme or image size");
+            Console c = {};
+            cart_power_on(c.cart, scheme);
+            std::vector<u8> screen(2 * display_pixels(PROBE_DISPLAY));
+            auto draw = [] { return 0u; };
+            console_reset(c, screen.data(), (const u8*)image.data(), draw, PROBE_DISPLAY);
+            Bus<false> bus = {c, screen.data(), (const u8*)image.data(), nullptr};
+            bus.open_window();
+            u32 n = 0, steps = 0;
+            for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_step(c.cpu, bus, at_once ? instructions - n : 1);
+            py::dict out;
+            const Cpu6502& r = c.cpu;
+            out["pc"] = r.pc; out["a"] = r.a; out["x"] = r.x; out["y"] = r.y; out["sp"] = r.sp; out["p"] = r.p;
+            out["cycles"] = c.cycles; out["data_bus"] = c.data_bus; out["read"] = c.last_access_was_read;
+            out["read_after_int"] = c.riot.read_after_int; out["instructions"] = n;
+            return py::make_tuple(out, steps);
+        },
+        py::arg("scheme"), py::arg("rom"), py::arg("instructions"), py::arg("at_once"),
+        "Runs a cartridge's program from its reset vector for `instructions` instructions, with "
+        "timer-polling loops run at once (`at_once`) or one instruction at a time: (the CPU, bus "
+        "and timer state after them, the cpu_step calls it took).");
     m.def(
         "tia_probe",
         [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
