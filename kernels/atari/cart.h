@@ -255,18 +255,21 @@ CULE_INLINE u8 cart_rom_byte(const Cart& c, const u8* rom, u16 addr) {
     }
 }
 
-// The part of the 4 KiB window where reads are plain: `bytes[offset & mask]` for offsets in
+// A part of the 4 KiB window where reads are plain: `bytes[offset & mask]` for offsets in
 // [first, first + count), no hotspot and no chip there. The bus reads those directly
-// (console.h) and asks again after any other cartridge access, which may have switched banks.
-// E0's four slices and FE's A13 leave every read to cart_peek.
+// (console.h) and asks again, at `offset`, after any other cartridge access, which may have
+// switched banks. E0: the 1 KiB segment of `offset`. FE's A13 leaves every read to cart_peek.
 struct CartWindow {
     const u8* bytes;
     u32 mask, first, count;
 };
 
-CULE_HD CartWindow cart_window(const Cart& c, const u8* rom) {
+CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u32 offset) {
     const u8* bank = rom + ((u32)c.bank[0] << 12);
+    const u32 segment = offset >> 10;
     switch (c.scheme) {
+        case CART_E0:   // below the hotspots at $FE0 in the last segment
+            return {rom + ((u32)c.bank[segment] << 10), 0x03FF, segment << 10, segment == 3 ? 0x3E0u : 0x400u};
         case CART_2K: return {rom, 0x07FF, 0, 0x1000};
         case CART_4K: return {rom, 0x0FFF, 0, 0x1000};
         case CART_F8: case CART_F6: return {bank, 0x0FFF, 0, 0xFE0};   // below the hotspots

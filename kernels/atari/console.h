@@ -38,7 +38,7 @@ struct Bus {
     CartWindow window = {nullptr, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
 
     CULE_HD u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
-    CULE_HD void open_window() { window = cart_window(c.cart, rom); }
+    CULE_HD void open_window(u32 offset) { window = cart_window(c.cart, rom, offset); }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
     CULE_INLINE u8 peek(u16 addr) {
@@ -49,7 +49,7 @@ struct Bus {
                 v = window.bytes[offset & window.mask];
             } else {
                 v = cart_peek(c.cart, rom, addr, c.cycles);
-                open_window();
+                if (c.cart.scheme != CART_FE) open_window(offset);   // FE has none: every read decoded
             }
         } else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
         else v = peek_chip(addr);
@@ -67,7 +67,7 @@ struct Bus {
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr, v);
-            open_window();
+            if (c.cart.scheme != CART_FE) open_window(addr & 0x0FFF);
         } else if (!(addr & 0x80)) {
             if (log) tia_log_event(*log, c.cycles, false, addr, v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
@@ -140,7 +140,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     tia_reset(c.tia, screen, screen + display_pixels(display), c.cycles, display);
     cart_reset(c.cart, draw);
     Bus<true> bus = {c, screen, rom, nullptr};
-    bus.open_window();
+    bus.open_window(bus.c.cpu.pc & 0x0FFF);
     cpu_reset(c.cpu, bus);
 }
 
@@ -149,7 +149,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
 template <bool DRAW>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
     Bus<DRAW> bus = {c, screen, rom, log};
-    bus.open_window();
+    bus.open_window(bus.c.cpu.pc & 0x0FFF);
     bool began = !c.tia.partial_frame;
     if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);

@@ -150,7 +150,7 @@ PYBIND11_MODULE(_probes, m) {
             auto draw = [] { return 0u; };
             console_reset(c, screen.data(), (const u8*)image.data(), draw, PROBE_DISPLAY);
             Bus<false> bus = {c, screen.data(), (const u8*)image.data(), nullptr};
-            bus.open_window();
+            bus.open_window(c.cpu.pc & 0x0FFF);
             u32 n = 0, steps = 0;
             for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_step(c.cpu, bus, at_once ? instructions - n : 1);
             py::dict out;
