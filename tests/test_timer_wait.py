@@ -41,7 +41,7 @@ def straight(setup: list[int], loop: list[int]) -> dict[int, list[int]]:
     return {0xF000: setup + loop + jmp_self(after)}
 
 
-# (loop, whether its iterations run at once)
+# (the program, whether its loop runs at once)
 PROGRAMS = {
     "LDA INTIM / BNE": (straight(set_timer(TIM64T, 40), poll(0xAD, INTIM, 0xD0)), True),
     "BIT TIMINT / BPL": (straight(set_timer(TIM64T, 16), poll(0x2C, TIMINT, 0x10)), True),
