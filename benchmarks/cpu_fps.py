@@ -45,7 +45,8 @@ def cule_fps(game: str, num_envs: int, threads: int, seconds: float, frameskip: 
     return frames / (time.perf_counter() - start)
 
 
-def ale_fps(game: str, seconds: float, frameskip: int = 4) -> float:
+def ale_interface(game: str, frameskip: int, seed: int | None = None):
+    """An ALEInterface on the game: no sticky actions, `frameskip`, ALE's random_seed `seed`."""
     import ale_py
     from ale_py import roms
 
@@ -53,7 +54,14 @@ def ale_fps(game: str, seconds: float, frameskip: int = 4) -> float:
     ale = ale_py.ALEInterface()
     ale.setFloat("repeat_action_probability", 0.0)
     ale.setInt("frame_skip", frameskip)
+    if seed is not None:
+        ale.setInt("random_seed", seed)
     ale.loadROM(str(roms.get_rom_path(game)))
+    return ale
+
+
+def ale_fps(game: str, seconds: float, frameskip: int = 4) -> float:
+    ale = ale_interface(game, frameskip)
     rng = np.random.default_rng(0)
     frames, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -123,17 +131,9 @@ def cule_seconds(game: str, episodes: int, steps: int, frameskip: int = 4) -> fl
 def ale_seconds(game: str, episodes: int, steps: int, frameskip: int = 4) -> float:
     """Seconds ale-py takes for the same work, one episode after another (loading and resetting
     between them not counted)."""
-    import ale_py
-    from ale_py import roms
-
-    ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
     total = 0.0
     for seed in range(episodes):
-        ale = ale_py.ALEInterface()
-        ale.setFloat("repeat_action_probability", 0.0)
-        ale.setInt("frame_skip", frameskip)
-        ale.setInt("random_seed", seed)
-        ale.loadROM(str(roms.get_rom_path(game)))
+        ale = ale_interface(game, frameskip, seed)
         actions = np.random.default_rng(seed).integers(0, 18, size=steps)
         start = time.perf_counter()
         for a in actions:
