@@ -75,8 +75,8 @@ def test_steps_run_again_after_one_that_left_a_buffer_behind(game):
 VARYING_LINES = (250, 120, 250, 250, 100, 250, 150, 120)
 
 
-def varying_frames_rom() -> bytes:
-    """A 2K ROM: clear RAM, then forever a frame of VARYING_LINES[n & 7] lines in colour 2n."""
+def varying_frames_rom(lines: tuple[int, ...] = VARYING_LINES) -> bytes:
+    """A 2K ROM: clear RAM, then forever a frame of lines[n & 7] lines in colour 2n."""
     code = [
         0x78, 0xD8, 0xA2, 0xFF, 0x9A,           # sei; cld; ldx #$ff; txs
         0xA9, 0x00, 0xA2, 0x7F,                 # lda #0; ldx #$7f
@@ -94,17 +94,18 @@ def varying_frames_rom() -> bytes:
     ]
     rom = bytearray(2048)
     rom[:len(code)] = bytes(code)
-    rom[len(code):len(code) + 8] = bytes(VARYING_LINES)
+    rom[len(code):len(code) + 8] = bytes(lines)
     rom[0x7FC:0x800] = bytes([0x00, 0xF8, 0x00, 0xF8])   # reset and IRQ vectors: $f800
     return bytes(rom)
 
 
-def varying_frames_env(frameskip: int) -> "_cpu.VecEnv":
+def varying_frames_env(frameskip: int, lines: tuple[int, ...] = VARYING_LINES,
+                       last_frame_only: bool = True) -> "_cpu.VecEnv":
     """One env of that ROM from power-on, under Freeway's rules (RAM all zero: never terminal)."""
-    console, spec = make_console(get_game("freeway"), varying_frames_rom())
+    console, spec = make_console(get_game("freeway"), varying_frames_rom(lines))
     vec = _cpu.VecEnv(spec, 1, frameskip, 0.0, 0, 1, False, False, 1)
     vec.set_pool(np.stack([console.state()]))
-    vec.last_frame_only = True
+    vec.last_frame_only = last_frame_only
     vec.reset(np.ones(1, np.uint8), False)
     return vec
 
@@ -128,4 +129,21 @@ def test_a_step_run_again_first_redraws_the_buffer_left_behind():
         vec = after_first if k % 2 == 0 else after_second
         assert np.array_equal(vec.get_states(), slow.get_states()), f"step {k}"
     assert after_first.redo_stats() == (8, 0)    # every second step ran again, behind nothing
-    assert after_second.redo_stats() == (0, 8)   # the same steps, each after redrawing
+    # The same steps: the first after redrawing; the later ones follow a step that, predicted
+    # short, drew every frame at once and left nothing behind.
+    assert after_second.redo_stats() == (7, 1)
+
+
+@pytest.mark.parametrize("last_frame_only", [True, False])
+def test_steps_after_short_frames_draw_every_frame_at_once(last_frame_only):
+    """Frames that all end before the display's last row, as Journey Escape's do: only the first
+    step runs again; the next ones, predicted short, draw every frame at once. The states, both
+    frame buffers included, equal frameskip 1's."""
+    short = (120,) * 8
+    fast = varying_frames_env(4, short, last_frame_only)
+    slow = varying_frames_env(1, short, last_frame_only)
+    for k in range(8):
+        play(fast, 1)
+        play(slow, 4)
+        assert np.array_equal(fast.get_states(), slow.get_states()), f"step {k}"
+    assert fast.redo_stats() == (1, 0)

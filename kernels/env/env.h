@@ -97,9 +97,10 @@ inline u64 repeat_threshold(double p) {
 // undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
 // only the last frame) the step ran to its end and its last two frames were whole, the one
 // before the last undrawn but drawn whole by running the step again (redraw_behind_buffer).
+// `ends_whole`: the last two frames emulated were whole, drawn or not.
 template <bool LOGGED>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
-                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact) {
+                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
     i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
@@ -126,6 +127,7 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
     }
     buffers_exact = draw_from == 0 || drawn_in_full >= 2 ||
                     (draw_from == cfg.frameskip - 1 && drawn_in_full == 1 && whole_in_a_row >= 2);
+    ends_whole = whole_in_a_row >= 2;
     return reward;
 }
 
@@ -156,8 +158,8 @@ CULE_HD void redo_step(const Machine& start, const EnvRng& start_rng, u8 action,
                        const u8* rom, const StepConfig& cfg) {
     Machine m = start;
     EnvRng rng = start_rng;
-    bool life_lost, exact;
-    step_frames<false>(m, screen, rng, rom, cfg, action, draw_from, nullptr, life_lost, exact);
+    bool life_lost, exact, whole;
+    step_frames<false>(m, screen, rng, rom, cfg, action, draw_from, nullptr, life_lost, exact, whole);
 }
 
 // Brings the buffer left behind up to date: both buffers then hold what ALE's do. The step's
@@ -170,9 +172,13 @@ CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, con
 
 // One vector-env step, drawing as it goes. Only the last two frames are drawn, or with `last`
 // only the last one; where that would not leave ALE's pixels (a frame cut short, an episode
-// ending early) the step runs again from its start, drawing every frame.
+// ending early) the step runs again from its start, drawing every frame. With `short_frames`,
+// a step whose last two frames were not both whole predicts the same of the next, which then
+// draws every frame at once instead of running twice: a game whose frames all end before the
+// display's last row (Journey Escape's 264 rows from YStart 34 to its height) would otherwise run
+// every step twice.
 CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg, u8 action,
-                            LastStep* last = nullptr) {
+                            LastStep* last = nullptr, u8* short_frames = nullptr) {
     Machine& m = env.machine;
     u8* screen = env.screens;
     EnvRng& rng = env.rng;
@@ -182,16 +188,14 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
         if (last) last->buffer_behind = 0;
         return out;
     }
-    bool life_lost, exact = false;
+    bool life_lost, exact = false, whole;
     i32 first = last && cfg.frameskip >= 2 ? cfg.frameskip - 1 : first_shown_frame(cfg);
-    if (first > 0) {
+    const bool at_once = short_frames && *short_frames;
+    if (first > 0 && !at_once) {
         const Machine start = m;
         const EnvRng start_rng = rng;
-        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact, whole);
         if (!exact) {
-            // Rows its frames do not reach show the buffers as the step found them: bring the
-            // one the last step left behind up to date first.
-            if (last) redraw_behind_buffer(*last, screen, rom, cfg);
             m = start;
             rng = start_rng;
         } else if (last) {
@@ -199,10 +203,14 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
         }
     }
     if (!exact) {
-        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact);
-        out.redone = first > 0;
+        // Rows its frames do not reach show the buffers as the step found them: bring the one
+        // the last step left behind up to date first.
+        if (last) redraw_behind_buffer(*last, screen, rom, cfg);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact, whole);
+        out.redone = first > 0 && !at_once;
         if (last) last->buffer_behind = 0;
     }
+    if (short_frames) *short_frames = !whole;
     finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
 }
@@ -236,9 +244,9 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     job.start = m;
     job.start_rng = rng;
     job.action = action;
-    bool life_lost, exact;
+    bool life_lost, exact, whole;
     i32 first = first_shown_frame(cfg);
-    out.reward = step_frames<true>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact);
+    out.reward = step_frames<true>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact, whole);
     job.redo = !tia_log_replayable(job.log, first == 0);
     finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
