@@ -378,7 +378,7 @@ CULE_HD u32 reverse_bits32(u32 v) {
 }
 
 // The playfield in word w: 20 cells of 4 pixels per half, the right half mirrored if reflected.
-CULE_HD u32 playfield_word(u32 pf, u8 reflect, i32 w) {
+CULE_INLINE u32 playfield_word(u32 pf, u8 reflect, i32 w) {
     // Cells in screen order: PF0 bits 4..7, PF1 bits 7..0, PF2 bits 0..7 (see playfield_mask).
     u32 cells = (pf & 0x0000F) | (u32)reverse_bits((u8)(pf >> 4)) << 4 | (pf & 0xFF000);
     u32 right = reflect ? reverse_bits32(cells) >> 12 : cells;
@@ -429,7 +429,14 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         if (DRAW) fill(t, fb, pos, n, 0);
         return;
     }
-    if (!DRAW) {   // only collisions to latch: none where every pair that could collide already has
+    const u32 objects = t.enabled & 0x3F;
+    if (DRAW && !objects) {   // the background alone: most spans of many games (Pong: 3 of 5)
+        fill(t, fb, pos, n, t.color[BK_COLOR]);
+        return;
+    }
+    if (!DRAW) {   // only collisions to latch: none without two objects, nor where every pair
+                   // that could collide already has
+        if (!(objects & (objects - 1))) return;
         auto all = [&](u32 bit) { return (t.enabled & bit) ? ~0u : 0u; };
         u16 possible = word_collisions(all(P0_BIT), all(M0_BIT), all(P1_BIT), all(M1_BIT), all(BL_BIT), all(PF_BIT));
         if ((t.collision & possible) == possible) return;
@@ -457,8 +464,10 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         u32 wm0 = (e0 & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
         u32 wm1 = (e0 & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
         u32 wbl = (e0 & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
+        const bool narrow = wp0 | wm0 | wp1 | wm1 | wbl;
+        if (!DRAW && !narrow) continue;   // the playfield collides with nothing here
         u32 wpf = (e0 & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
-        if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        if (narrow) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
         if (!DRAW) continue;
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > frame_pixels(t)) to = frame_pixels(t) - pos + hpos;   // rows past the screen
