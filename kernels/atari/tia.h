@@ -430,7 +430,7 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         return;
     }
     const u32 objects = t.enabled & 0x3F;
-    if (DRAW && !objects) {   // the background alone: most spans of many games (Pong: 3 of 5)
+    if (DRAW && !objects) {   // the background alone: most spans of many games (Pong: 70%)
         fill(t, fb, pos, n, t.color[BK_COLOR]);
         return;
     }

@@ -175,8 +175,8 @@ CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, con
 // ending early) the step runs again from its start, drawing every frame. With `short_frames`,
 // a step whose last two frames were not both whole predicts the same of the next, which then
 // draws every frame at once instead of running twice: a game whose frames all end before the
-// display's last row (Journey Escape's 264 rows from YStart 34 to its height) would otherwise run
-// every step twice.
+// display's last row (Journey Escape's are 263 lines; its 230 rows from line 34 need 264) would
+// otherwise run every step twice.
 CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg, u8 action,
                             LastStep* last = nullptr, u8* short_frames = nullptr) {
     Machine& m = env.machine;
