@@ -31,12 +31,13 @@ def check(job: tuple[str, int, int]) -> dict:
 
 
 def source_commit() -> str:
-    """The commit of the checkout that runs, with `+` where its tracked files differ from it; `?`
-    outside a git checkout."""
+    """The commit of the checkout that runs, with `+` where its tracked files outside docs/ (which
+    this tool writes) differ from it; `?` outside a git checkout."""
     root = str(DOCS.parent)
     try:
         git = lambda *a: subprocess.run(["git", "-C", root, *a], capture_output=True, text=True, check=True).stdout
-        return git("rev-parse", "--short", "HEAD").strip() + ("+" if git("status", "--porcelain", "-uno").strip() else "")
+        changed = git("status", "--porcelain", "-uno", "--", ".", ":(exclude)docs").strip()
+        return git("rev-parse", "--short", "HEAD").strip() + ("+" if changed else "")
     except (OSError, subprocess.CalledProcessError):
         return "?"
 
