@@ -57,6 +57,9 @@ def test_e0_slices_per_segment_and_fixed_last_segment():
 def test_fe_bank_follows_address_line_13():
     image = tagged_image(8192, 4096)
     assert reads("FE", image, [("r", 0xD000), ("r", 0xF000), ("r", 0x1000), ("r", 0x3000)]) == [1, 0, 1, 0]
+    # Runs of reads in one bank, as a program's, come from the bus's window (console.h).
+    accesses = [("r", 0xD000), ("r", 0xD123), ("r", 0xFFFF), ("r", 0xF123), ("r", 0xF124), ("r", 0xD124)]
+    assert reads("FE", image, accesses) == [1, 1, 0, 0, 0, 1]
 
 
 @pytest.mark.parametrize("scheme, size", [("F8", 4096), ("F6", 8192), ("E0", 16384), ("F8SC", 8192 + 2048),

@@ -255,27 +255,30 @@ CULE_INLINE u8 cart_rom_byte(const Cart& c, const u8* rom, u16 addr) {
     }
 }
 
-// A part of the 4 KiB window where reads are plain: `bytes[offset & mask]` for offsets in
-// [first, first + count), no hotspot and no chip there. The bus reads those directly
-// (console.h) and asks again, at `offset`, after any other cartridge access, which may have
-// switched banks. E0: the 1 KiB segment of `offset`. FE's A13 leaves every read to cart_peek.
+// The cartridge addresses where reads are plain, no hotspot and no chip there: `key` in
+// [first, first + count), where key = addr & lines, the address lines the window decodes, and
+// the byte is bytes[key & mask]. The bus reads those directly
+// (console.h) and asks again, at its address, after any other cartridge access, which may have
+// switched banks. E0: the 1 KiB segment of the address; FE: the bank that A13 selects (mask
+// 0x2FFF), so that reads with the other A13 fall outside.
 struct CartWindow {
     const u8* bytes;
-    u32 mask, first, count;
+    u32 lines, mask, first, count;
 };
 
-CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u32 offset) {
+CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u16 addr) {
     const u8* bank = rom + ((u32)c.bank[0] << 12);
-    const u32 segment = offset >> 10;
+    const u32 offset = addr & 0x0FFF, segment = offset >> 10;
     switch (c.scheme) {
         case CART_E0:   // below the hotspots at $FE0 in the last segment
-            return {rom + ((u32)c.bank[segment] << 10), 0x03FF, segment << 10, segment == 3 ? 0x3E0u : 0x400u};
-        case CART_2K: return {rom, 0x07FF, 0, 0x1000};
-        case CART_4K: return {rom, 0x0FFF, 0, 0x1000};
-        case CART_F8: case CART_F6: return {bank, 0x0FFF, 0, 0xFE0};   // below the hotspots
-        case CART_F8SC: case CART_F6SC: return {bank, 0x0FFF, 0x100, 0xFE0 - 0x100};   // past the Superchip's ports
-        case CART_DPC: return {bank, 0x0FFF, 0x080, 0xFC0 - 0x080};   // between its registers and its hotspot page
-        default: return {rom, 0, 0, 0};
+            return {rom + ((u32)c.bank[segment] << 10), 0x0FFF, 0x03FF, segment << 10, segment == 3 ? 0x3E0u : 0x400u};
+        case CART_2K: return {rom, 0x0FFF, 0x07FF, 0, 0x1000};
+        case CART_4K: return {rom, 0x0FFF, 0x0FFF, 0, 0x1000};
+        case CART_FE: return {rom + ((addr & 0x2000) ? 0 : 4096), 0x2FFF, 0x0FFF, (u32)addr & 0x2000, 0x1000};
+        case CART_F8: case CART_F6: return {bank, 0x0FFF, 0x0FFF, 0, 0xFE0};   // below the hotspots
+        case CART_F8SC: case CART_F6SC: return {bank, 0x0FFF, 0x0FFF, 0x100, 0xFE0 - 0x100};   // past the Superchip's ports
+        case CART_DPC: return {bank, 0x0FFF, 0x0FFF, 0x080, 0xFC0 - 0x080};   // between its registers and its hotspot page
+        default: return {rom, 0, 0, 0, 0};
     }
 }
 

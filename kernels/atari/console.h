@@ -35,26 +35,28 @@ struct Bus {
     u8* screen;
     const u8* rom;
     TiaLog* log;
-    CartWindow window = {nullptr, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
+    CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
 
     CULE_HD u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
-    CULE_HD void open_window(u32 offset) { window = cart_window(c.cart, rom, offset); }
+    CULE_HD void open_window(u16 addr) { window = cart_window(c.cart, rom, addr); }
+    CULE_HD u32 window_key(u16 addr) const { return addr & window.lines; }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
     CULE_INLINE u8 peek(u16 addr) {
         u8 v;
         if (addr & 0x1000) {
-            const u32 offset = addr & 0x0FFF;
-            if (offset - window.first < window.count) {
-                v = window.bytes[offset & window.mask];
-            } else {
-                v = cart_peek(c.cart, rom, addr, c.cycles);
-                if (c.cart.scheme != CART_FE) open_window(offset);   // FE has none: every read decoded
-            }
+            const u32 key = window_key(addr);
+            v = key - window.first < window.count ? window.bytes[key & window.mask] : peek_cart(addr);
         } else if ((addr & 0x280) == 0x80) v = c.riot.ram[addr & 0x7F];
         else v = peek_chip(addr);
         c.data_bus = v;
         c.last_access_was_read = 1;
+        return v;
+    }
+
+    CULE_NOINLINE u8 peek_cart(u16 addr) {
+        const u8 v = cart_peek(c.cart, rom, addr, c.cycles);
+        open_window(addr);
         return v;
     }
 
@@ -67,7 +69,7 @@ struct Bus {
     CULE_HD void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr, v);
-            if (c.cart.scheme != CART_FE) open_window(addr & 0x0FFF);
+            open_window(addr);
         } else if (!(addr & 0x80)) {
             if (log) tia_log_event(*log, c.cycles, false, addr, v);
             if (tia_poke<DRAW>(c.tia, frame(), addr, v, c.cycles, c.last_access_was_read)) {
@@ -93,10 +95,10 @@ struct Bus {
     CULE_NOINLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
         TimerWait w = {cpu, 0};
         const u16 pc = cpu.pc;
-        const u32 offset = pc & 0x0FFF;
-        if (!(pc & 0x1000) || offset - window.first >= window.count || offset + 4 - window.first >= window.count)
+        const u32 key = window_key(pc);
+        if (!(pc & 0x1000) || key - window.first >= window.count || key + 4 - window.first >= window.count)
             return w;
-        auto code = [&](u32 i) { return window.bytes[(offset + i) & window.mask]; };
+        auto code = [&](u32 i) { return window.bytes[(key + i) & window.mask]; };
         const u8 opcode = code(0);
         const u16 addr = (u16)(code(1) | code(2) << 8);
         if (!m6502::is_poll_read(opcode) || !riot_is_timer(addr)) return w;
@@ -140,7 +142,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     tia_reset(c.tia, screen, screen + display_pixels(display), c.cycles, display);
     cart_reset(c.cart, draw);
     Bus<true> bus = {c, screen, rom, nullptr};
-    bus.open_window(bus.c.cpu.pc & 0x0FFF);
+    bus.open_window(bus.c.cpu.pc);
     cpu_reset(c.cpu, bus);
 }
 
@@ -149,7 +151,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
 template <bool DRAW>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
     Bus<DRAW> bus = {c, screen, rom, log};
-    bus.open_window(bus.c.cpu.pc & 0x0FFF);
+    bus.open_window(bus.c.cpu.pc);
     bool began = !c.tia.partial_frame;
     if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);

@@ -75,16 +75,22 @@ PYBIND11_MODULE(_probes, m) {
             if (image.size() != CART_ROM_BYTES[scheme]) throw std::invalid_argument("wrong image size");
             u32 next_draw = first_draw;
             auto draw = [&] { return next_draw++; };
-            Cart c;
+            Console console = {};
+            Cart& c = console.cart;
             cart_power_on(c, scheme);
             cart_reset(c, draw);
+            // Through the CPU's bus, as a program reads: its window of plain reads included.
+            Bus<false> bus = {console, nullptr, (const u8*)image.data(), nullptr};
             std::vector<int> reads;
             for (auto [kind, addr, value, cycle] : accesses) {
+                if ((kind == 'r' || kind == 'w') && !(addr & 0x1000))
+                    throw std::invalid_argument("address " + std::to_string(addr) + " is not the cartridge's: A12 is clear");
+                console.cycles = cycle;
                 switch (kind) {
-                    case 'r': reads.push_back(cart_peek(c, (const u8*)image.data(), addr, cycle)); break;
-                    case 'w': cart_poke(c, addr, value); break;
+                    case 'r': reads.push_back(bus.peek(addr)); break;
+                    case 'w': bus.poke(addr, value); break;
                     case 'c': cart_rebase_cycles(c, cycle); break;
-                    case 'x': cart_rebase_cycles(c, cycle); cart_reset(c, draw); break;
+                    case 'x': cart_rebase_cycles(c, cycle); cart_reset(c, draw); bus.open_window(0x1000); break;
                     default: throw std::invalid_argument("an access is 'r', 'w', 'c' or 'x'");
                 }
             }
@@ -150,7 +156,7 @@ PYBIND11_MODULE(_probes, m) {
             auto draw = [] { return 0u; };
             console_reset(c, screen.data(), (const u8*)image.data(), draw, PROBE_DISPLAY);
             Bus<false> bus = {c, screen.data(), (const u8*)image.data(), nullptr};
-            bus.open_window(c.cpu.pc & 0x0FFF);
+            bus.open_window(c.cpu.pc);
             u32 n = 0, steps = 0;
             for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_step(c.cpu, bus, at_once ? instructions - n : 1);
             py::dict out;
