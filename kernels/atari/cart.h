@@ -257,10 +257,10 @@ CULE_INLINE u8 cart_rom_byte(const Cart& c, const u8* rom, u16 addr) {
 
 // The cartridge addresses where reads are plain, no hotspot and no chip there: `key` in
 // [first, first + count), where key = addr & lines, the address lines the window decodes, and
-// the byte is bytes[key & mask]. The bus reads those directly
-// (console.h) and asks again, at its address, after any other cartridge access, which may have
-// switched banks. E0: the 1 KiB segment of the address; FE: the bank that A13 selects (mask
-// 0x2FFF), so that reads with the other A13 fall outside.
+// the byte is bytes[key & mask]. The bus reads those directly (console.h) and asks again, at
+// its address, after any other cartridge access, which may have switched banks. E0: the 1 KiB
+// segment of the address; FE: the bank that A13 selects (lines 0x2FFF), so that reads with the
+// other A13 fall outside.
 struct CartWindow {
     const u8* bytes;
     u32 lines, mask, first, count;
