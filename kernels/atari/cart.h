@@ -241,6 +241,9 @@ CULE_NOINLINE void cart_poke_chip(Cart& c, u32 offset, u8 v) {
     cart_access(c, offset);
 }
 
+// FE's bank for `addr`, as the offset of its 4 KiB in the image: the first where A13 is set.
+CULE_HD u32 fe_bank_offset(u16 addr) { return (addr & 0x2000) ? 0 : 4096; }
+
 // The ROM byte at `addr` in the banks selected now, as a read there gives it where the read
 // switches nothing and reaches no chip. `addr` is the CPU's full 16-bit address: FE decodes
 // A13, which the 6507 does not bring out.
@@ -249,7 +252,7 @@ CULE_INLINE u8 cart_rom_byte(const Cart& c, const u8* rom, u16 addr) {
     switch (c.scheme) {
         case CART_2K: return rom[addr & 0x07FF];
         case CART_4K: return rom[offset];
-        case CART_FE: return rom[offset + ((addr & 0x2000) ? 0 : 4096)];
+        case CART_FE: return rom[fe_bank_offset(addr) + offset];
         case CART_E0: return rom[(u32)c.bank[offset >> 10] << 10 | (offset & 0x03FF)];
         default: return cart_bank_byte(c, rom, offset);
     }
@@ -274,7 +277,7 @@ CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u16 addr) {
             return {rom + ((u32)c.bank[segment] << 10), 0x0FFF, 0x03FF, segment << 10, segment == 3 ? 0x3E0u : 0x400u};
         case CART_2K: return {rom, 0x0FFF, 0x07FF, 0, 0x1000};
         case CART_4K: return {rom, 0x0FFF, 0x0FFF, 0, 0x1000};
-        case CART_FE: return {rom + ((addr & 0x2000) ? 0 : 4096), 0x2FFF, 0x0FFF, (u32)addr & 0x2000, 0x1000};
+        case CART_FE: return {rom + fe_bank_offset(addr), 0x2FFF, 0x0FFF, (u32)addr & 0x2000, 0x1000};
         case CART_F8: case CART_F6: return {bank, 0x0FFF, 0x0FFF, 0, 0xFE0};   // below the hotspots
         case CART_F8SC: case CART_F6SC: return {bank, 0x0FFF, 0x0FFF, 0x100, 0xFE0 - 0x100};   // past the Superchip's ports
         case CART_DPC: return {bank, 0x0FFF, 0x0FFF, 0x080, 0xFC0 - 0x080};   // between its registers and its hotspot page
