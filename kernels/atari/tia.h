@@ -330,12 +330,14 @@ CULE_HD u32 pattern_word(u32 pattern, i32 start, i32 w) {
     return bits;
 }
 
-CULE_HD u32 copies_word(i32 pos, u32 mode, bool first, u32 pattern, i32 w) {
-    u32 copies = nusiz_copies(mode), bits = first ? pattern_word(pattern, pos, w) : 0;
-    for (i32 k = 0; k < 3; ++k)
-        if (copies & (1u << k)) bits |= pattern_word(pattern, (pos + (16 << k)) % SCREEN_WIDTH, w);
-    return bits;
-}
+// An object on a line as copies of one pattern (bit k: pixel start+k): the first at `pos`
+// unless skipped, others 16, 32 or 64 pixels on (bits 0..2 of `more`), wrapping round the line.
+struct Copies {
+    u32 pattern;
+    i32 pos;
+    u32 more;
+    bool first;
+};
 
 // Graphics in pixel order (bit k: pixel k), each bit `scale` pixels wide.
 CULE_HD u32 stretched_graphics(u8 grp, i32 scale) {
@@ -346,22 +348,31 @@ CULE_HD u32 stretched_graphics(u8 grp, i32 scale) {
     return out;
 }
 
-CULE_HD u32 player_word(ObjectMask m, u8 grp, i32 w) {
+CULE_HD Copies player_copies(ObjectMask m, u8 grp) {
     u32 mode = m.shape & 7;
     bool first = !(m.shape & SKIP_FIRST);
     if (mode == 5 || mode == 7)   // double and quad width: one copy, one pixel late
-        return first ? pattern_word(stretched_graphics(grp, mode == 5 ? 2 : 4), (m.pos + 1) % SCREEN_WIDTH, w) : 0;
-    return copies_word(m.pos, mode, first, reverse_bits(grp), w);
+        return {stretched_graphics(grp, mode == 5 ? 2 : 4), (m.pos + 1) % SCREEN_WIDTH, 0, first};
+    return {reverse_bits(grp), m.pos, nusiz_copies(mode), first};
 }
 
-CULE_HD u32 missile_word(ObjectMask m, i32 w) {
-    if (m.shape & HIDDEN) return 0;
-    return copies_word(m.pos, m.shape & 7, true, (1u << (1 << ((m.shape >> 3) & 3))) - 1, w);
+CULE_HD Copies missile_copies(ObjectMask m) {
+    u32 pattern = (m.shape & HIDDEN) ? 0 : (1u << (1 << ((m.shape >> 3) & 3))) - 1;
+    return {pattern, m.pos, nusiz_copies(m.shape & 7), true};
 }
 
-CULE_HD u32 ball_word(ObjectMask m, i32 w) {
-    return pattern_word((1u << (1 << (m.shape & 3))) - 1, m.pos, w);
+CULE_HD Copies ball_copies(ObjectMask m) { return {(1u << (1 << (m.shape & 3))) - 1, m.pos, 0, true}; }
+
+CULE_HD u32 copies_word(Copies c, i32 w) {
+    u32 bits = c.first ? pattern_word(c.pattern, c.pos, w) : 0;
+    for (i32 k = 0; k < 3; ++k)
+        if (c.more & (1u << k)) bits |= pattern_word(c.pattern, (c.pos + (16 << k)) % SCREEN_WIDTH, w);
+    return bits;
 }
+
+CULE_HD u32 player_word(ObjectMask m, u8 grp, i32 w) { return copies_word(player_copies(m, grp), w); }
+CULE_HD u32 missile_word(ObjectMask m, i32 w) { return copies_word(missile_copies(m), w); }
+CULE_HD u32 ball_word(ObjectMask m, i32 w) { return copies_word(ball_copies(m), w); }
 
 // The low 8 bits of v, each widened to 4 pixels.
 CULE_HD u32 widen_to_nibbles(u32 v) {
@@ -377,10 +388,15 @@ CULE_HD u32 reverse_bits32(u32 v) {
            (u32)reverse_bits((u8)(v >> 16)) << 8 | reverse_bits((u8)(v >> 24));
 }
 
+// The playfield's 20 cells of a half line in screen order: PF0 bits 4..7, PF1 bits 7..0, PF2
+// bits 0..7 (see playfield_mask).
+CULE_HD u32 playfield_cells(u32 pf) {
+    return (pf & 0x0000F) | (u32)reverse_bits((u8)(pf >> 4)) << 4 | (pf & 0xFF000);
+}
+
 // The playfield in word w: 20 cells of 4 pixels per half, the right half mirrored if reflected.
 CULE_INLINE u32 playfield_word(u32 pf, u8 reflect, i32 w) {
-    // Cells in screen order: PF0 bits 4..7, PF1 bits 7..0, PF2 bits 0..7 (see playfield_mask).
-    u32 cells = (pf & 0x0000F) | (u32)reverse_bits((u8)(pf >> 4)) << 4 | (pf & 0xFF000);
+    u32 cells = playfield_cells(pf);
     u32 right = reflect ? reverse_bits32(cells) >> 12 : cells;
     switch (w) {
         case 0: return widen_to_nibbles(cells);
@@ -392,7 +408,8 @@ CULE_INLINE u32 playfield_word(u32 pf, u8 reflect, i32 w) {
 }
 
 // Collision latch bits for six object words (the pixels of a word they cover).
-CULE_HD u16 word_collisions(u32 p0, u32 m0, u32 p1, u32 m1, u32 bl, u32 pf) {
+template <class Word>
+CULE_HD u16 word_collisions(Word p0, Word m0, Word p1, Word m1, Word bl, Word pf) {
     u32 c = ((m0 & p1) ? 0x0001 : 0) | ((m0 & p0) ? 0x0002 : 0) | ((m1 & p0) ? 0x0004 : 0) |
             ((m1 & p1) ? 0x0008 : 0) | ((p0 & pf) ? 0x0010 : 0) | ((p0 & bl) ? 0x0020 : 0) |
             ((p1 & pf) ? 0x0040 : 0) | ((p1 & bl) ? 0x0080 : 0) | ((m0 & pf) ? 0x0100 : 0) |
@@ -420,6 +437,72 @@ CULE_HD u64 byte_mask(u32 bits) {
 
 CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
 
+// ---- collisions alone -------------------------------------------------------------------------
+
+// A frame not drawn needs only the collision latches. A span is then taken 64 pixels at a time,
+// a window: bit i of an object's word is pixel h + i, and each copy is placed once, where
+// drawing builds each 32-pixel word copy by copy. This halves the instructions collisions cost
+// in Space Invaders' undrawn frames (docs/status.md).
+
+// The pixels of c in the window from pixel h: copy offsets taken round the line, so that a copy
+// past the right edge wraps onto pixels 0 and on. Bits past the line's end are the caller's to
+// clear.
+CULE_HD u64 copies_window(Copies c, i32 h) {
+    i32 d0 = c.pos - h;
+    if (d0 < 0) d0 += SCREEN_WIDTH;
+    u64 bits = 0;
+    for (i32 k = 0; k < 4; ++k) {
+        if (!(k == 0 ? c.first : (c.more >> (k - 1)) & 1)) continue;
+        i32 d = k == 0 ? d0 : d0 + (8 << k);
+        if (d >= SCREEN_WIDTH) d -= SCREEN_WIDTH;
+        if (d < 64) bits |= (u64)c.pattern << d;
+        if (d > SCREEN_WIDTH - 32) bits |= (u64)(c.pattern >> (SCREEN_WIDTH - d));
+    }
+    return bits;
+}
+
+// The low 16 bits of v, each widened to 4 pixels.
+CULE_HD u64 widen_to_nibbles64(u64 v) {
+    v &= 0xFFFF;
+    v = (v | v << 24) & 0x000000FF000000FFull;
+    v = (v | v << 12) & 0x000F000F000F000Full;
+    v = (v | v << 6) & 0x0303030303030303ull;
+    v = (v | v << 3) & 0x1111111111111111ull;
+    return v * 0xF;
+}
+
+// The playfield's pixels in the window from pixel h.
+CULE_HD u64 playfield_window(u32 pf, u8 reflect, i32 h) {
+    u32 left = playfield_cells(pf), right = left;
+    if (reflect)   // PF2 bits 7..0, PF1 bits 0..7, PF0 bits 7..4
+        right = reverse_bits((u8)(pf >> 12)) | (pf >> 4 & 0xFF) << 8 | (u32)reverse_bits((u8)(pf << 4)) << 16;
+    u64 cells = ((u64)right << 20 | left) >> (h >> 2);   // bit c: the cell of pixel h & ~3 + 4c
+    u64 bits = widen_to_nibbles64(cells) >> (h & 3);
+    if ((h & 3) && (cells >> 16 & 1)) bits |= ~0ull << (64 - (h & 3));
+    return bits;
+}
+
+// Latches the collisions of n pixels from hpos on the current line.
+CULE_HD void latch_span_collisions(Tia& t, i32 hpos, i32 n) {
+    const u32 e = t.enabled;
+    for (i32 h = hpos; h < hpos + n; h += 64) {
+        i32 len = hpos + n - h;
+        u64 in = len >= 64 ? ~0ull : (1ull << len) - 1;
+        u64 wp0 = (e & P0_BIT) ? copies_window(player_copies(t.mp0, t.cur_grp0), h) & in : 0;
+        u64 wp1 = (e & P1_BIT) ? copies_window(player_copies(t.mp1, t.cur_grp1), h) & in : 0;
+        u64 wm0 = (e & M0_BIT) ? copies_window(missile_copies(t.mm0), h) & in : 0;
+        u64 wm1 = (e & M1_BIT) ? copies_window(missile_copies(t.mm1), h) & in : 0;
+        u64 wbl = (e & BL_BIT) ? copies_window(ball_copies(t.mbl), h) & in : 0;
+        u64 narrow = wp0 | wm0 | wp1 | wm1 | wbl;
+        if (!narrow) continue;   // the playfield collides with nothing here
+        u64 wpf = (e & PF_BIT) ? playfield_window(t.pf, t.pf_reflect, h) & in : 0;
+        // Pixels two objects cover: none on most spans.
+        u64 twice = (wp0 & (wm0 | wp1 | wm1 | wbl)) | (wm0 & (wp1 | wm1 | wbl)) | (wp1 & (wm1 | wbl)) |
+                    (wm1 & wbl) | (narrow & wpf);
+        if (twice) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+    }
+}
+
 // Draws n pixels from hpos on the current line and latches their collisions.
 template <bool DRAW>
 CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
@@ -437,9 +520,12 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     if (!DRAW) {   // only collisions to latch: none without two objects, nor where every pair
                    // that could collide already has
         if (!(objects & (objects - 1))) return;
-        auto all = [&](u32 bit) { return (t.enabled & bit) ? ~0u : 0u; };
-        u16 possible = word_collisions(all(P0_BIT), all(M0_BIT), all(P1_BIT), all(M1_BIT), all(BL_BIT), all(PF_BIT));
-        if ((t.collision & possible) == possible) return;
+        // The latches that involve each object (see word_collisions), dropped for those absent.
+        auto absent = [&](u32 bit, u32 latches) { return (t.enabled & bit) ? 0u : latches; };
+        u16 possible = 0x7FFF & ~(absent(P0_BIT, 0x2036) | absent(M0_BIT, 0x4303) | absent(P1_BIT, 0x20C9) |
+                                  absent(M1_BIT, 0x4C0C) | absent(BL_BIT, 0x1AA0) | absent(PF_BIT, 0x1550));
+        if ((t.collision & possible) != possible) latch_span_collisions(t, hpos, n);
+        return;
     }
     u32 e0 = t.enabled | t.prio_score;
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
@@ -464,11 +550,8 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         u32 wm0 = (e0 & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
         u32 wm1 = (e0 & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
         u32 wbl = (e0 & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
-        const bool narrow = wp0 | wm0 | wp1 | wm1 | wbl;
-        if (!DRAW && !narrow) continue;   // the playfield collides with nothing here
         u32 wpf = (e0 & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
-        if (narrow) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
-        if (!DRAW) continue;
+        if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
         i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
         if (pos + (to - hpos) > frame_pixels(t)) to = frame_pixels(t) - pos + hpos;   // rows past the screen
         if (to <= from) continue;

@@ -172,18 +172,25 @@ PYBIND11_MODULE(_probes, m) {
         "and timer state after them, the cpu_step calls it took).");
     m.def(
         "tia_probe",
-        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut) {
+        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut, bool draw) {
             Tia t = {};
             const i32 pixels = display_pixels(PROBE_DISPLAY);
             std::vector<u8> screen(2 * pixels);
             tia_reset(t, screen.data(), screen.data() + pixels, 0, PROBE_DISPLAY);
             tia_start_frame(t, 0);
             u8* fb = screen.data() + t.front * pixels;
-            for (auto [cycle, addr, value] : writes) tia_poke<true>(t, fb, addr, value, cycle, false);
-            if (cut) tia_draw_deferred<true>(t, fb);
-            return py::make_tuple(py::bytes((const char*)fb, (size_t)pixels), t.collision);
+            std::vector<u16> latches;
+            for (auto [cycle, addr, value] : writes) {
+                if (draw) tia_poke<true>(t, fb, addr, value, cycle, false);
+                else tia_poke<false>(t, fb, addr, value, cycle, false);
+                latches.push_back(t.collision);
+            }
+            if (cut) draw ? tia_draw_deferred<true>(t, fb) : tia_draw_deferred<false>(t, fb);
+            return py::make_tuple(py::bytes((const char*)fb, (size_t)pixels), latches, t.collision);
         },
-        py::arg("writes"), py::arg("cut"),
-        "Writes (CPU cycle, TIA register, value) into a fresh frame, then draws what a frame cut "
-        "by the instruction cap shows if `cut`; returns (palette indices, collision latches).");
+        py::arg("writes"), py::arg("cut"), py::arg("draw") = true,
+        "Writes (CPU cycle, TIA register, value) into a fresh frame, drawn or, if not `draw`, with "
+        "collisions alone as in a frame not shown, then draws what a frame cut by the instruction "
+        "cap shows if `cut`; returns (palette indices, the collision latches after each write, "
+        "the latches at the end).");
 }
