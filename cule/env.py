@@ -58,10 +58,25 @@ def _check_image_size(game: Game, height, width) -> tuple[int, int]:
     return height, width
 
 
-def _check_positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+# The largest value each integer option takes, so that a slip fails at once instead of after
+# minutes or gigabytes: the no-op starts are built up front (one 66 KB state per no-op frame), a
+# step runs `frameskip` frames, and the step kernels count frames in 32 bits.
+LIMITS = {"num_envs": 1 << 20, "frameskip": 1000, "stack_num": 64, "noop_max": 1000,
+          "max_num_frames_per_episode": 2**31 - 1, "num_threads": 1024}
+
+
+def _check_int(name: str, value: Any, low: int) -> int:
+    """`value` as an int from `low` up to LIMITS[name] (if any), or a ValueError naming both."""
+    high = LIMITS.get(name)
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low or
+            (high is not None and value > high)):
+        what = "a positive integer" if low == 1 else f"an integer from {low}"
+        raise ValueError(f"{name} must be {what}{'' if high is None else f' up to {high:,}'}, got {value!r}")
     return int(value)
+
+
+def _check_positive_int(name: str, value: Any) -> int:
+    return _check_int(name, value, 1)
 
 
 class CuleEnv(gymnasium.vector.VectorEnv):
@@ -101,12 +116,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
-        if noop_max < 0:
-            raise ValueError(f"noop_max must be >= 0, got {noop_max!r}")
+        noop_max = _check_int("noop_max", noop_max, 0)
         self.img_height, self.img_width = _check_image_size(self.game, img_height, img_width)
         self.stack_num = _check_positive_int("stack_num", stack_num)
-        if max_num_frames_per_episode < 0:
-            raise ValueError(f"max_num_frames_per_episode must be >= 0, got {max_num_frames_per_episode!r}")
+        max_num_frames_per_episode = _check_int("max_num_frames_per_episode", max_num_frames_per_episode, 0)
         self.grayscale = bool(grayscale)
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {OBS_TYPES}, got {obs_type!r}")
@@ -298,7 +311,18 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._backend.set_pool(states)
 
     def close_extras(self, **kwargs) -> None:
-        self._backend = None
+        self._engine = None
+
+    @property
+    def _backend(self):
+        """The engine; every call on a closed env fails here."""
+        if getattr(self, "_engine", None) is None:
+            raise gymnasium.error.ClosedEnvironmentError(f"this CuleEnv ({self.game.id}) is closed: make a new one")
+        return self._engine
+
+    @_backend.setter
+    def _backend(self, engine) -> None:
+        self._engine = engine
 
     # ---- helpers -----------------------------------------------------------------------------
 
@@ -306,9 +330,17 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """One RNG key per environment (only those of `mask` are used)."""
         if seed is None:
             return np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64)
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if isinstance(seed, torch.Tensor):
+            seed = seed.tolist()
+
+        def valid(s) -> bool:
+            return isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0
+        if valid(seed):
             return np.random.SeedSequence(int(seed)).generate_state(self.num_envs, dtype=np.uint64)
-        seeds = list(seed)
+        seeds = list(seed) if isinstance(seed, (list, tuple, np.ndarray)) else None
+        if seeds is None or not all(valid(s) for s in seeds):
+            raise ValueError(f"seed must be a non-negative int or a sequence of them, one per reset "
+                             f"environment, got {seed!r}")
         if len(seeds) != int(mask.sum()):
             raise ValueError(f"seed must be an int or one int per reset environment ({int(mask.sum())}), "
                              f"got {len(seeds)}")
@@ -318,7 +350,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         return keys
 
     def _env_ids(self, env_ids) -> np.ndarray:
-        ids = np.arange(self.num_envs) if env_ids is None else np.asarray(env_ids, dtype=np.int64).reshape(-1)
+        if env_ids is None:
+            return np.arange(self.num_envs)
+        ids = np.asarray(env_ids).reshape(-1)
+        if ids.dtype == bool or (ids.size and ids.dtype.kind not in "iu"):
+            raise ValueError(f"env_ids must be integer ids, got dtype {ids.dtype}"
+                             + (" (for a mask, pass np.flatnonzero(mask))" if ids.dtype == bool else ""))
+        ids = ids.astype(np.int64)
         bad = (ids < 0) | (ids >= self.num_envs)
         if bad.any():
             raise ValueError(f"env id {ids[bad][0]} is out of range: ids are 0..{self.num_envs - 1}")

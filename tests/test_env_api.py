@@ -1,4 +1,6 @@
 """CuleEnv's contract: shapes, dtypes, info keys, determinism, and clear errors for bad input."""
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -93,7 +95,7 @@ def test_bad_actions(pong):
 @pytest.mark.parametrize("backend", ["cpu", "cuda"])
 @pytest.mark.parametrize("threads", [-1, 0, 1.5, True])
 def test_bad_num_threads(backend, threads):
-    with pytest.raises(ValueError, match=f"num_threads must be a positive integer, got {threads!r}"):
+    with pytest.raises(ValueError, match=f"num_threads must be a positive integer up to 1,024, got {threads!r}"):
         CuleEnv("pong", device="cpu", backend=backend, num_threads=threads)
 
 
@@ -247,3 +249,51 @@ def test_full_size_observations_are_the_screens_through_ales_palette():
         screens = rgb.get_screens().numpy()
         assert np.array_equal(obs_rgb[:, 0].numpy(), palette[screens])
         assert np.array_equal(obs_grey[:, 0].numpy(), greys[screens])
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("frameskip", 2**31, "frameskip must be a positive integer up to 1,000, got 2147483648"),
+    ("max_num_frames_per_episode", 2**31,
+     "max_num_frames_per_episode must be an integer from 0 up to 2,147,483,647, got 2147483648"),
+    ("noop_max", "30", "noop_max must be an integer from 0 up to 1,000, got '30'"),
+    ("noop_max", 10**6, "noop_max must be an integer from 0 up to 1,000, got 1000000"),
+    ("num_envs", 10**9, "num_envs must be a positive integer up to 1,048,576, got 1000000000"),
+    ("stack_num", 4.0, "stack_num must be a positive integer up to 64, got 4.0"),
+])
+def test_integer_options_are_checked_against_their_range(option, value, message):
+    """Each fails at once with its range, not in pybind11, numpy or after minutes of no-op starts."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        CuleEnv("pong", device="cpu", **{option: value})
+
+
+@pytest.mark.parametrize("seed", ["123", 1.5, [1.9, 2.9, 3.9], -1, [True, 1, 2], [1, 2, -3]])
+def test_seeds_that_are_not_non_negative_ints_are_refused(seed):
+    env = CuleEnv("pong", num_envs=3, device="cpu")
+    with pytest.raises(ValueError, match=r"seed must be a non-negative int or a sequence of them"):
+        env.reset(seed=seed)
+    env.reset(seed=np.array([1, 2, 3]))   # arrays and tensors of ints are seeds
+    env.reset(seed=torch.tensor([1, 2, 3]))
+
+
+def test_a_bool_mask_is_not_taken_for_env_ids():
+    env = CuleEnv("pong", num_envs=3, device="cpu")
+    env.reset(seed=0)
+    ram = np.zeros((2, 128), np.uint8)
+    with pytest.raises(ValueError, match=r"env_ids must be integer ids, got dtype bool \(for a mask, pass np\.flatnonzero"):
+        env.set_ram(ram, env_ids=np.array([True, False, True]))
+    with pytest.raises(ValueError, match="env_ids must be integer ids, got dtype float64"):
+        env.set_ram(ram, env_ids=[0.0, 2.0])
+    env.set_ram(ram, env_ids=np.flatnonzero([True, False, True]))
+    assert (env.get_ram()[[0, 2]] == 0).all()
+
+
+def test_a_closed_env_says_so():
+    import gymnasium
+    env = CuleEnv("pong", num_envs=2, device="cpu")
+    env.reset(seed=0)
+    env.close()
+    calls = [lambda: env.reset(seed=0), lambda: env.step(np.zeros(2, np.int64)), env.get_ram, env.render,
+             env.get_states]
+    for call in calls:
+        with pytest.raises(gymnasium.error.ClosedEnvironmentError, match=r"this CuleEnv \(pong\) is closed"):
+            call()
