@@ -27,22 +27,25 @@ test: install
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
-# The CUDA kernels executed on the host, built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (any report ends the process), under the host tests of the CUDA backend and a run of games of
-# every cartridge scheme (tests marked sanitize). No -fwrapv, unlike Python's extension flags:
-# signed overflow is undefined on the GPU too.
+# Both compiled backends, the CPU one and the CUDA kernels executed on the host, built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (any report ends the process), under the host
+# tests of the CUDA backend, a run of games of every cartridge scheme and the state fuzzers (tests
+# marked sanitize). No -fwrapv, unlike Python's extension flags: signed overflow is undefined on
+# the GPU too.
 CXX ?= g++
-SANITIZE_LIB := build/sanitize/_cuda_host.so
+SANITIZE_LIBS := build/sanitize/_cpu.so build/sanitize/_cuda_host.so
 SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
-$(SANITIZE_LIB): $(KERNEL_SOURCES) | install
+build/sanitize/_%.so: $(KERNEL_SOURCES) | install
 	mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -g -shared -fPIC -fopenmp -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
-		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cuda_host.cpp -o $@
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_$*.cpp -o $@
 
-test-sanitize: $(SANITIZE_LIB)
-	CULE_CUDA_HOST_LIB=$(abspath $(SANITIZE_LIB)) LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
+test-sanitize: $(SANITIZE_LIBS)
+	CULE_CPU_LIB=$(abspath build/sanitize/_cpu.so) CULE_CUDA_HOST_LIB=$(abspath build/sanitize/_cuda_host.so) \
+	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py -m "sanitize or not slow" -k "not every_game"
+		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py -m "sanitize or not slow" \
+		-k "not every_game"
 
 # 20,000 frames x 3 seeds for every supported game against ale-py.
 test-long: install

@@ -1,4 +1,25 @@
 """cule: thousands of Atari 2600 games at once, frame-exact against ale-py 0.12.1."""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+
+def _load_build(name: str, path: str) -> None:
+    """Another build of the compiled module cule.<name>, imported in its place."""
+    loader = importlib.machinery.ExtensionFileLoader(f"cule.{name}", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(f"cule.{name}", path,
+                                                                                    loader=loader))
+    loader.exec_module(module)
+    sys.modules[f"cule.{name}"] = module
+
+
+# CULE_CPU_LIB and CULE_CUDA_HOST_LIB (environment) name other builds of cule._cpu and
+# cule._cuda_host, such as the sanitizer builds of `make test-sanitize`.
+for _name, _variable in (("_cpu", "CULE_CPU_LIB"), ("_cuda_host", "CULE_CUDA_HOST_LIB")):
+    if os.environ.get(_variable):
+        _load_build(_name, os.environ[_variable])
+
 from .env import CuleEnv
 from .games import GAMES, get_game, list_games
 from .registration import atari_vector_env, register_envs

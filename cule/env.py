@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import os
+import threading
 from typing import Any, Sequence
 
 import gymnasium
@@ -79,6 +81,32 @@ def _check_positive_int(name: str, value: Any) -> int:
     return _check_int(name, value, 1)
 
 
+def _one_thread_at_a_time(method):
+    """A call that another thread's call on the same env would corrupt (the engine runs without
+    the GIL): refused with a RuntimeError while one is under way. Nested calls of one thread pass."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        if not self._in_call.acquire(blocking=False):
+            raise RuntimeError(f"CuleEnv.{method.__name__}() called while another thread is in a call on this env "
+                               f"({self.game.id}): use each env from one thread at a time")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._in_call.release()
+    return guarded
+
+
+def _after_reset(method):
+    """A call that needs the envs' episodes started: before the first reset() there is nothing to
+    read (a gymnasium ResetNeeded error says so)."""
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        if not self._recent:
+            raise gymnasium.error.ResetNeeded(f"call reset() before {method.__name__}()")
+        return method(self, *args, **kwargs)
+    return checked
+
+
 class CuleEnv(gymnasium.vector.VectorEnv):
     """A batch of `num_envs` environments of one game, as a gymnasium vector env.
 
@@ -106,6 +134,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  **unknown):
+        self._in_call = threading.RLock()   # _one_thread_at_a_time
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
             raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
@@ -192,6 +221,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     # ---- API ---------------------------------------------------------------------------------
 
+    @_one_thread_at_a_time
     def reset(self, *, seed: int | Sequence[int] | None = None, options: dict | None = None):
         """Starts new episodes in every environment, or in those of options["reset_mask"] (a bool
         array or tensor of shape (num_envs,)); the others keep their episode and observation.
@@ -215,14 +245,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             self._restart_stacks(on_device, frame)
         return self._observation(), self._info()
 
+    @_one_thread_at_a_time
+    @_after_reset
     def step(self, actions):
         """Steps every environment with `actions` (num_envs action indices: a tensor on any
         device, an array or a list). On a GPU nothing waits for the device (under SameStep,
         info["final_obs"] is therefore in every step's info, where the CPU gives it only when an
         episode ended). Actions given as a tensor on the GPU are checked there: a step with one
         out of range runs no env, and a later step() raises the ValueError (reset() then)."""
-        if not self._recent:
-            raise RuntimeError("call reset() before step()")
         self._raise_failed_action_checks()
         ids = self._action_ids_on_device[self._check_actions(actions)]
         restarting = self._backend.pending_resets()   # NextStep: these start a new episode in this step
@@ -247,6 +277,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 info.update(self._info())
         return self._observation(), rewards, terminated, truncated, info
 
+    @_one_thread_at_a_time
+    @_after_reset
     def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
         """The current RGB frames (k, height, 160, 3) of `env_ids` (default: all), on the host;
         height is the game's (game.screen_height: 210 for most, 250 on PAL consoles)."""
@@ -256,32 +288,43 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
         return frames.cpu().numpy()
 
+    @_one_thread_at_a_time
+    @_after_reset
     def get_ram(self) -> torch.Tensor:
         """The 128 RAM bytes of every environment, (N, 128) uint8."""
         return self._backend.ram()
 
+    @_one_thread_at_a_time
+    @_after_reset
     def get_screens(self) -> torch.Tensor:
         """The current frames as ALE palette indices, (N, height, 160) uint8 (ALE's getScreen)."""
         return self._backend.screens()
 
+    @_one_thread_at_a_time
+    @_after_reset
     def get_states(self) -> torch.Tensor:
         """Every environment's whole state (machine and frame buffers), (N, state_size) uint8 on
         the env's device: restore any of them with set_states, here or in another env of the
         same game and backend build."""
         return self._backend.get_states()
 
+    @_one_thread_at_a_time
+    @_after_reset
     def set_ram(self, ram, env_ids: Sequence[int] | None = None) -> None:
         """Writes the 128 RAM bytes of `env_ids` (default: all), as ale-py's setRAM does byte by
         byte: `ram` is uint8, shape (len(env_ids), 128), a tensor or an array."""
         ids = self._env_ids(env_ids)
         self._backend.set_ram(self._bytes_arg("ram", ram, (len(ids), 128)), ids)
 
+    @_one_thread_at_a_time
+    @_after_reset
     def set_states(self, states, env_ids: Sequence[int] | None = None) -> None:
         """Restores states from get_states into `env_ids` (default: all): uint8, shape
         (len(env_ids), state_size), a tensor (any device) or an array."""
         ids = self._env_ids(env_ids)
         self._backend.set_states(self._bytes_arg("states", states, (len(ids), self._spec.state_bytes)), ids)
 
+    @_one_thread_at_a_time
     def states_from_ale(self, ale_states: Sequence) -> torch.Tensor:
         """States saved by ale-py 0.12.1 (`ALEInterface.cloneState()`: ALEState objects or their
         serialize() bytes, of this game) as cule states (K, state_size) on the env's device, for
@@ -296,11 +339,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 raise TypeError(f"ale_states[{k}] must be an ale_py.ALEState or its serialize() bytes, "
                                 f"got {type(state).__name__}")
             fields = parse_ale_state(bytes(raw), self.game, self._rom)
-            rows.append(_cpu.state_from_ale(self._post_reset_state, self.game.index, fields))
+            row = _cpu.state_from_ale(self._post_reset_state, self.game.index, fields)
+            _cpu.check_states(self._spec, row[None], f"ale_states[{k}]")
+            rows.append(row)
         if not rows:
             raise ValueError("states_from_ale needs at least one state")
         return torch.from_numpy(np.stack(rows)).to(self.device)
 
+    @_one_thread_at_a_time
     def set_reset_states(self, states) -> None:
         """Replaces the reset pool: episodes that start from now on start from one of `states`
         (uint8, shape (K, state_size), e.g. rows of get_states()), picked by each env's RNG. The
@@ -310,8 +356,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError("the reset pool needs at least one state")
         self._backend.set_pool(states)
 
+    @_one_thread_at_a_time
     def close_extras(self, **kwargs) -> None:
         self._engine = None
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"a CuleEnv cannot be pickled or copied: its envs live in its engine. Save "
+                        f"get_states() (and the options) instead, and restore them with set_states() in a new "
+                        f"CuleEnv of {self.game.id} with the same options")
 
     @property
     def _backend(self):

@@ -297,3 +297,65 @@ def test_a_closed_env_says_so():
     for call in calls:
         with pytest.raises(gymnasium.error.ClosedEnvironmentError, match=r"this CuleEnv \(pong\) is closed"):
             call()
+
+
+def test_reading_before_reset_says_so():
+    """Before the first reset() there are no episodes: calls that read or step them say so (they
+    returned zeros before)."""
+    import gymnasium
+    env = CuleEnv("pong", num_envs=2, device="cpu")
+    for name, call in [("step", lambda: env.step([0, 0])), ("render", env.render), ("get_ram", env.get_ram),
+                       ("get_screens", env.get_screens), ("get_states", env.get_states),
+                       ("set_ram", lambda: env.set_ram(np.zeros((2, 128), np.uint8)))]:
+        with pytest.raises(gymnasium.error.ResetNeeded, match=rf"call reset\(\) before {name}\(\)"):
+            call()
+    env.reset(seed=0)
+    assert env.render().shape == (2, 210, 160, 3)
+
+
+def test_a_call_from_a_second_thread_is_refused():
+    """The engine steps without the GIL: two threads in one env at once would corrupt it (frame
+    counters were seen to lose steps), so the second is refused."""
+    import threading
+    env = CuleEnv("pong", num_envs=2, device="cpu", num_threads=1)
+    env.reset(seed=0)
+    errors = []
+
+    def step():
+        try:
+            env.step([0, 0])
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    with env._in_call:   # this thread is inside a call of the env
+        other = threading.Thread(target=step)
+        other.start()
+        other.join()
+    assert errors == ["CuleEnv.step() called while another thread is in a call on this env (pong): use each env "
+                      "from one thread at a time"]
+    # Two threads stepping freely: every step either runs whole or is refused, none is lost.
+    done = []
+
+    def steps():
+        for _ in range(200):
+            try:
+                env.step([0, 0])
+                done.append(1)
+            except RuntimeError:
+                pass
+
+    threads = [threading.Thread(target=steps) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert env._info()["frame_number"].tolist() == [len(done)] * 2
+
+
+def test_an_env_cannot_be_pickled_or_copied():
+    import copy
+    import pickle
+    env = CuleEnv("pong", num_envs=1, device="cpu")
+    for call in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match="a CuleEnv cannot be pickled or copied: .* restore them with set_states"):
+            call(env)

@@ -10,14 +10,12 @@ The kernels come from one of two launchers, and everything else is the same Pyth
   paths taken) and executed on the host, every thread of the grid in turn, blocks on OpenMP
   threads: the CUDA backend, tested on machines without a GPU (`CuleEnv(..., device="cpu",
   backend="cuda")`). CULE_CUDA_HOST_LIB (environment) names another build of that module, such
-  as the sanitizer build of `make test-sanitize`.
+  as the sanitizer build of `make test-sanitize` (cule/__init__.py loads it).
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.machinery
-import importlib.util
 import os
 
 import numpy as np
@@ -119,18 +117,10 @@ class GpuKernels:
             self._functions[name](((threads + block - 1) // block,), (block,), _launch_args(args))
 
 
-@functools.lru_cache(maxsize=None)
 def _host_module():
-    """cule._cuda_host, or the build that CULE_CUDA_HOST_LIB names."""
-    path = os.environ.get("CULE_CUDA_HOST_LIB")
-    if not path:
-        from .. import _cuda_host
-        return _cuda_host
-    loader = importlib.machinery.ExtensionFileLoader("cule._cuda_host", path)
-    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("cule._cuda_host", path,
-                                                                                    loader=loader))
-    loader.exec_module(module)
-    return module
+    """cule._cuda_host (imported on first use: only the host launcher needs it)."""
+    from .. import _cuda_host
+    return _cuda_host
 
 
 class HostKernels:
@@ -162,6 +152,7 @@ class CudaBackend:
         self._screen_height = game.screen_height
         self._layout = self._check_layout()
         machine = self._layout["machine"]
+        self._spec = _cpu.GameSpec(rom=rom, game=game.index)   # what states that come in are checked against
 
         self.set_pool(torch.from_numpy(np.ascontiguousarray(pool)))
         self._rom = torch.tensor(list(rom), dtype=torch.uint8, device=self.device)
@@ -189,6 +180,7 @@ class CudaBackend:
         allocations of their own: the kernels copy frame buffers 8 bytes at a time, and a slice
         (a one-state pool's counts as contiguous) would start 4 bytes off."""
         machine = self._layout["machine"]
+        self._check(states, "reset states")
         states = states.to(self.device)
         self._pool_machines = torch.empty_like(states[:, :machine], memory_format=torch.contiguous_format)
         self._pool_machines.copy_(states[:, :machine])
@@ -249,6 +241,7 @@ class CudaBackend:
         return torch.cat([self._machines, self._screens], dim=1)
 
     def set_states(self, states: torch.Tensor, env_ids: np.ndarray) -> None:
+        self._check(states, "states")
         ids = torch.from_numpy(env_ids).to(self.device)
         states = states.to(self.device)
         machine = self._layout["machine"]
@@ -267,6 +260,11 @@ class CudaBackend:
         return self._jobs[:, self._layout["render_job_redo"]].bool()
 
     # ---- helpers -----------------------------------------------------------------------------
+
+    def _check(self, states: torch.Tensor, what: str) -> None:
+        """Refuses states that are not of this game or have a field out of range (the CPU backend's
+        check, kernels/bindings/state_check.h), on a host copy: setting states waits for the GPU."""
+        _cpu.check_states(self._spec, np.ascontiguousarray(states.cpu().numpy()), what)
 
     def _frame_buffers(self) -> tuple:
         """The frame buffers as the kernels take them: the array and the game's screen height."""

@@ -51,7 +51,18 @@ CULE_HD Wiring unpack_wiring(u32 word) {
                   (i32)(word >> 12)};
 }
 
+// What a state says of itself, checked wherever a state comes in (bindings/state_check.h): one of
+// another game or layout, or bytes that are no state, never run.
+struct StateHeader {
+    u32 magic;         // STATE_MAGIC
+    u32 version;       // STATE_VERSION, raised whenever the layout of Machine changes
+    u32 rom_tag;       // the game's: the first four bytes of its ROM's md5, little-endian
+    u32 state_bytes;   // the machine and its two frame buffers
+};
+enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 1 };
+
 struct Machine {
+    StateHeader header;
     Console console;
     GameState game;
     i32 frame_number, episode_frame_number;

@@ -35,8 +35,8 @@ CULE_HD void riot_reset(Riot& r, u32 random_draw) {
 
 // The frame's cycle counter restarts at 0: shift the stamps so that differences stay the same.
 CULE_HD void riot_rebase_cycles(Riot& r, u32 cycles) {
-    r.cycles_when_set -= (i32)cycles;
-    r.cycles_when_int_reset -= (i32)cycles;
+    r.cycles_when_set = (i32)((u32)r.cycles_when_set - cycles);   // wrapping around, see riot_quiet_timer_read
+    r.cycles_when_int_reset = (i32)((u32)r.cycles_when_int_reset - cycles);
 }
 
 // The cycles since TIMxT as Stella counts them at a read at `cycles`.
@@ -49,8 +49,10 @@ CULE_HD bool riot_is_timer(u16 addr) { return (addr & 0x1280) == 0x0280 && (addr
 // TIMINT, or INTIM before the timer underflows. Gives its value; -1 for a read riot_peek must
 // make, which may be the first after the underflow.
 CULE_HD i32 riot_quiet_timer_read(const Riot& r, u16 addr, u32 cycles) {
-    // t, the intervals left, is below 0 once the timer has underflowed.
-    i32 t = (i32)r.timer - (i32)(riot_cycles_counted(r, cycles) >> r.shift) - 1;
+    // t, the intervals left, is below 0 once the timer has underflowed. The arithmetic of cycle
+    // counts here wraps around (u32), as Stella's does in practice: a timer set 2^31 cycles ago
+    // (a game that sets it once) must not overflow an i32.
+    i32 t = (i32)(r.timer - (riot_cycles_counted(r, cycles) >> r.shift) - 1);
     if (addr & 0x01) return (t >= 0 || r.read_after_int) ? 0x00 : 0x80;
     return t >= 0 ? t : -1;
 }
@@ -73,14 +75,14 @@ CULE_HD u8 riot_peek(Riot& r, const Ports& ports, u16 addr, u32 cycles) {
     if (quiet >= 0) return (u8)quiet;
     // INTIM once the timer has underflowed.
     u32 delta = riot_cycles_counted(r, cycles);
-    i32 intervals = (i32)(delta >> r.shift), run = (i32)(r.timer << r.shift);   // run: cycles to underflow
-    i32 t = run - (i32)delta - 1;
+    u32 intervals = delta >> r.shift, run = r.timer << r.shift;   // run: cycles to underflow
+    i32 t = (i32)(run - delta - 1);
     if (t <= -2 && !r.read_after_int) {
         r.read_after_int = 1;
         r.cycles_when_int_reset = (i32)cycles;
     }
     // Once a read has found it underflowed, Stella counts from that read's cycle.
-    if (r.read_after_int) t = (i32)r.timer - intervals - (r.cycles_when_int_reset - (r.cycles_when_set + run));
+    if (r.read_after_int) t = (i32)(r.timer - intervals - ((u32)r.cycles_when_int_reset - ((u32)r.cycles_when_set + run)));
     return (u8)t;
 }
 

@@ -657,8 +657,11 @@ CULE_HD void tia_draw_deferred(Tia& t, u8* fb) {
     tia_update_to<DRAW>(t, fb, t.clock_deferred_update);
 }
 
+// Colour clocks from `stamp` to `clock`, wrapping around as the stamps do (tia_rebase_cycles).
+CULE_HD i32 clocks_since(i32 stamp, i32 clock) { return (i32)((u32)clock - (u32)stamp); }
+
 CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
-    return (i32)((u32)(clock - t.clock_frame_start) % CLOCKS_PER_LINE);   // never negative
+    return (i32)(((u32)clock - (u32)t.clock_frame_start) % CLOCKS_PER_LINE);   // never negative
 }
 
 // ---- reset and frames -----------------------------------------------------------------------
@@ -684,16 +687,19 @@ CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, const Disp
 }
 
 // The frame's cycle counter restarts at 0: shift every stamp by the same amount.
+// Stamps wrap around (u32), as Stella's do in practice: one not renewed for 2^31 clocks (a game
+// that never writes HMOVE or VSYNC) must not overflow an i32.
 CULE_HD void tia_rebase_cycles(Tia& t, u32 cycles) {
-    i32 clocks = (i32)(cycles * 3);
-    t.dump_disabled_cycle -= (i32)cycles;
-    t.clock_frame_start -= clocks;
-    t.clock_start_display -= clocks;
-    t.clock_stop_display -= clocks;
-    t.clock_last_update -= clocks;
-    t.vsync_finish_clock -= clocks;
-    t.last_hmove_clock -= clocks;
-    t.clock_deferred_update -= clocks;
+    const u32 clocks = cycles * 3;
+    auto rebase = [](i32& stamp, u32 by) { stamp = (i32)((u32)stamp - by); };
+    rebase(t.dump_disabled_cycle, cycles);
+    rebase(t.clock_frame_start, clocks);
+    rebase(t.clock_start_display, clocks);
+    rebase(t.clock_stop_display, clocks);
+    rebase(t.clock_last_update, clocks);
+    rebase(t.vsync_finish_clock, clocks);
+    rebase(t.last_hmove_clock, clocks);
+    rebase(t.clock_deferred_update, clocks);
 }
 
 // A new frame starts at the beginning of the line in which the last one ended. Returns the
@@ -831,7 +837,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case PF0: case PF1: case PF2: delay = PLAYFIELD_WRITE_DELAY[(clocks_into_line(t, clock) / 3) & 3]; break;
         default: break;
     }
-    bool end_frame = (i32)((u32)(clock - t.clock_frame_start) / CLOCKS_PER_LINE) > max_scanlines(t.pal);
+    bool end_frame = (i32)(((u32)clock - (u32)t.clock_frame_start) / CLOCKS_PER_LINE) > max_scanlines(t.pal);
     // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
     // audio, motion values, HMCLR, unused addresses) leaves that to the next drawing: the pixels
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
@@ -925,16 +931,16 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         // below need; ALE's TIA keeps these cases, so cule does too.
         case RESM0:
             t.posm0 = reset_position(hpos, 4);
-            if (clock - t.last_hmove_clock == 20 * 3 && hpos == 69) t.posm0 = 8;   // Dolphin
+            if (clocks_since(t.last_hmove_clock, clock) == 20 * 3 && hpos == 69) t.posm0 = 8;   // Dolphin
             t.mm0 = missile_object(t.posm0, t.nusiz0);
             break;
         case RESM1:
             t.posm1 = reset_position(hpos, 4);
-            if (clock - t.last_hmove_clock == 3 * 3 && hpos == 18) t.posm1 = 3;   // Pitfall II
+            if (clocks_since(t.last_hmove_clock, clock) == 3 * 3 && hpos == 18) t.posm1 = 3;   // Pitfall II
             t.mm1 = missile_object(t.posm1, t.nusiz1);
             break;
         case RESBL: {
-            i32 since_hmove = clock - t.last_hmove_clock;
+            i32 since_hmove = clocks_since(t.last_hmove_clock, clock);
             t.posbl = reset_position(hpos, 4);
             if (since_hmove == 18 * 3 && (hpos == 60 || hpos == 69)) t.posbl = 10;   // Escape from the Mindmaster
             else if (since_hmove == 3 * 3 && hpos == 18) t.posbl = 3;   // Decathlon
@@ -961,7 +967,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case HMP0: t.hmp0 = value >> 4; break;
         case HMP1: t.hmp1 = value >> 4; break;
         case HMM0:  // HMM0 7 -> 6 right after an HMOVE starts Cosmic Ark's star field (end_of_line)
-            if (clock == t.last_hmove_clock + 21 * 3 && t.hmm0 == 7 && (value >> 4) == 6) {
+            if (clocks_since(t.last_hmove_clock, clock) == 21 * 3 && t.hmm0 == 7 && (value >> 4) == 6) {
                 t.m0_ark = 1;
                 t.m0_ark_counter = 0;
             }

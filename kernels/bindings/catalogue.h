@@ -10,16 +10,31 @@
 
 namespace cule {
 
+// A ROM's tag in a state's header (StateHeader): the first four bytes of its md5 (hex digits),
+// little-endian.
+constexpr u32 md5_tag(const char* md5) {
+    u32 tag = 0;
+    for (u32 i = 0; i < 8; ++i) {
+        const char h = md5[i];
+        const u32 nibble = h <= '9' ? (u32)(h - '0') : (u32)(h - 'a' + 10);
+        tag |= nibble << (i % 2 ? 4 * (i - 1) : 4 * (i + 1));   // the high nibble of each byte first
+    }
+    return tag;
+}
+
 struct GameFacts {
     CartScheme scheme;
     Display display, detection_display;   // game_settings.h, display_of
     Wiring wiring;
+    u32 rom_tag;
 };
 
 inline GameFacts game_facts(int game) {
     switch (game) {
-#define X(id, Game) \
-    case GAME_##id: return GameFacts{Game::scheme, display_of<Game>(), display_of<Game>(true), wiring_of<Game>()};
+#define X(id, Game)                                                                                           \
+    case GAME_##id:                                                                                           \
+        return GameFacts{Game::scheme, display_of<Game>(), display_of<Game>(true), wiring_of<Game>(), \
+                         md5_tag(Game::md5)};
         CULE_FOR_EACH_GAME(X)
 #undef X
     }

@@ -25,6 +25,7 @@ struct GameSpec {
     Wiring wiring;
     u8 scheme;
     Display display, detection_display;
+    u32 rom_tag;   // md5_tag of the ROM
     i32 screen_bytes() const { return bindings::screen_bytes(display); }
     i32 state_bytes() const { return (i32)sizeof(Machine) + screen_bytes(); }
 };
@@ -44,21 +45,20 @@ inline GameSpec make_spec(py::bytes rom, i32 game) {
     s.display = facts.display;
     s.detection_display = facts.detection_display;
     s.wiring = facts.wiring;
+    s.rom_tag = facts.rom_tag;
     return s;
 }
 
 class SingleConsole {
   public:
     explicit SingleConsole(GameSpec spec) : spec_(std::move(spec)), screens_(spec_.screen_bytes(), 0) {
-        std::memset(&m_, 0, sizeof(m_));
-        cart_power_on(m_.console.cart, spec_.scheme);
+        clear_machine();
     }
 
     // Stella's construction: RAM and timer from the seeded generator, then the display-format
     // detection (a system reset and 60 frames with no input events), then another system reset.
     void power_on() {
-        std::memset(&m_, 0, sizeof(m_));
-        cart_power_on(m_.console.cart, spec_.scheme);
+        clear_machine();
         m_.switches = spec_.wiring.power_on_switches;
         std::fill(screens_.begin(), screens_.end(), 0);
         mt_seed(mt_, SYSTEM_RANDOM_SEED);
@@ -122,18 +122,24 @@ class SingleConsole {
         std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), spec_.screen_bytes());
         return out;
     }
+    // A snapshot back, checked by the caller (state_check.h).
     void set_state(const Bytes& s) {
-        if (s.size() != (py::ssize_t)spec_.state_bytes())
-            throw std::invalid_argument("state has " + std::to_string(s.size()) + " bytes, expected " +
-                                        std::to_string(spec_.state_bytes()));
         std::memcpy(&m_, s.data(), sizeof(Machine));
         std::memcpy(screens_.data(), s.data() + sizeof(Machine), spec_.screen_bytes());
     }
 
+    const GameSpec& spec() const { return spec_; }
     Machine& machine() { return m_; }
     const Machine& machine() const { return m_; }
 
   private:
+    // All zero but the header and the cartridge's power-on state.
+    void clear_machine() {
+        std::memset(&m_, 0, sizeof(m_));
+        m_.header = StateHeader{STATE_MAGIC, STATE_VERSION, spec_.rom_tag, (u32)spec_.state_bytes()};
+        cart_power_on(m_.console.cart, spec_.scheme);
+    }
+
     Machine m_;
     GameSpec spec_;
     std::vector<u8> screens_;

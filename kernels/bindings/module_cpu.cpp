@@ -5,6 +5,7 @@
 #include "bindings/ale_state.h"
 #include "bindings/catalogue.h"
 #include "bindings/console.h"
+#include "bindings/state_check.h"
 #include "bindings/vec_env.h"
 
 namespace py = pybind11;
@@ -46,7 +47,10 @@ PYBIND11_MODULE(_cpu, m) {
         .def("tia", &SingleConsole::tia)
         .def("cart", &SingleConsole::cart)
         .def("state", &SingleConsole::state)
-        .def("set_state", &SingleConsole::set_state)
+        .def("set_state", [](SingleConsole& c, const Bytes& s) {
+            check_state(c.spec(), s.data(), s.size(), "the state");
+            c.set_state(s);
+        })
         .def_property_readonly("reward", [](const SingleConsole& c) { return c.machine().game.reward; })
         .def_property_readonly("terminal", [](const SingleConsole& c) { return (bool)c.machine().game.terminal; })
         .def_property_readonly("lives", [](const SingleConsole& c) { return c.machine().game.lives; })
@@ -76,6 +80,9 @@ PYBIND11_MODULE(_cpu, m) {
         .def("redo_stats", &VecEnv::redo_stats)
         .def_property_readonly("num_envs", &VecEnv::num_envs);
 
+    m.def("check_states", &check_states, py::arg("spec"), py::arg("states"), py::arg("what"),
+          "raises ValueError naming the first row of `states` that is no state of spec's game, or has a field "
+          "out of its range");
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));
     m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
 

@@ -15,6 +15,7 @@
 
 #include "env/observe.h"
 #include "bindings/console.h"
+#include "bindings/state_check.h"
 
 namespace cule::bindings {
 namespace py = pybind11;
@@ -72,8 +73,7 @@ class VecEnv {
 
     // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).
     void set_pool(const Bytes& states) {
-        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)spec_.state_bytes())
-            throw std::invalid_argument("pool states must have shape (K, " + std::to_string(spec_.state_bytes()) + ")");
+        check_states(spec_, states, "reset states");
         u32 k = (u32)states.shape(0);
         if (k == 0) throw std::invalid_argument("the reset pool needs at least one state");
         const size_t bytes = spec_.screen_bytes();
@@ -249,9 +249,9 @@ class VecEnv {
     }
 
     void set_states(const Bytes& states, const py::array_t<i64, py::array::c_style>& env_ids) {
-        if (states.ndim() != 2 || states.shape(1) != (py::ssize_t)spec_.state_bytes() ||
-            states.shape(0) != env_ids.size())
+        if (states.ndim() != 2 || states.shape(0) != env_ids.size())
             throw std::invalid_argument("states must have shape (len(env_ids), state_size)");
+        check_states(spec_, states, "states");
         for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
             i64 i = env_ids.data()[j];
             if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
