@@ -24,6 +24,7 @@ demo: install
 
 # Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite.
 test: install
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS)
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
@@ -31,11 +32,13 @@ test: install
 # AddressSanitizer and UndefinedBehaviorSanitizer (any report ends the process), under the host
 # tests of the CUDA backend, a run of games of every cartridge scheme and the state fuzzers (tests
 # marked sanitize). No -fwrapv, unlike Python's extension flags: signed overflow is undefined on
-# the GPU too.
+# the GPU too. Without use-after-scope checks (the kernels keep no pointers to locals past their
+# scope): they took cule._cpu's build from about 2 to 4.5 minutes.
 CXX ?= g++
 SANITIZE_LIBS := build/sanitize/_cpu.so build/sanitize/_cuda_host.so
-SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
-build/sanitize/_%.so: $(KERNEL_SOURCES) | install
+SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-address-use-after-scope \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+build/sanitize/_%.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O1 -g -shared -fPIC -fopenmp -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_$*.cpp -o $@

@@ -12,6 +12,7 @@ def _load_build(name: str, path: str) -> None:
                                                                                     loader=loader))
     loader.exec_module(module)
     sys.modules[f"cule.{name}"] = module
+    globals()[name] = module
 
 
 # CULE_CPU_LIB and CULE_CUDA_HOST_LIB (environment) name other builds of cule._cpu and

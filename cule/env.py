@@ -417,7 +417,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     @staticmethod
     def _bytes_arg(name: str, value, shape: tuple[int, int]) -> torch.Tensor:
         """`value` (tensor or array) checked to be uint8 of `shape`, as a tensor."""
-        t = value.detach() if isinstance(value, torch.Tensor) else torch.from_numpy(np.asarray(value))
+        if not isinstance(value, torch.Tensor):
+            value = np.asarray(value)
+            value = value if value.flags.writeable else value.copy()   # torch takes no read-only arrays
+        t = value.detach() if isinstance(value, torch.Tensor) else torch.from_numpy(value)
         if t.dtype != torch.uint8 or tuple(t.shape) != shape:
             raise ValueError(f"{name} must be uint8 of shape {shape}, got {str(t.dtype).removeprefix('torch.')} "
                              f"{tuple(t.shape)}")
@@ -445,9 +448,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         are never handed out, so they are cleared in place; the newest may have been, so it is
         replaced. Masked writes, so that a GPU never waits on the mask."""
         if len(self._recent) > 1:
-            where = envs.view(-1, *([1] * (frame.dim() - 1)))
-            for older in self._recent[:-1]:
-                older.masked_fill_(where, 0)
+            if self.device.type == "cpu":   # on this thread (see _observation)
+                rows = envs.numpy()
+                if rows.any():
+                    for older in self._recent[:-1]:
+                        older.numpy()[rows] = 0
+            else:
+                where = envs.view(-1, *([1] * (frame.dim() - 1)))
+                for older in self._recent[:-1]:
+                    older.masked_fill_(where, 0)
         self._recent[-1] = frame
 
     def _check_actions(self, actions) -> torch.Tensor:
@@ -512,6 +521,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """(N, stack_num, ...) from the recent frames: a fresh tensor, the caller's to keep."""
         if self.stack_num == 1:
             return self._recent[0].unsqueeze(1)   # a fresh frame: no copy needed
+        if self.device.type == "cpu":
+            # numpy copies on this thread, where torch would wake its thread team every step, whose
+            # spinning then takes cores from the backend's threads (benchmarks/threads.py).
+            return torch.from_numpy(np.stack([frame.numpy() for frame in self._recent], axis=1))
         return torch.stack(self._recent, dim=1)
 
     def _observe_frame(self) -> torch.Tensor:

@@ -4,10 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <omp.h>
-
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -16,6 +15,7 @@
 #include "env/observe.h"
 #include "bindings/console.h"
 #include "bindings/state_check.h"
+#include "bindings/thread_pool.h"
 
 namespace cule::bindings {
 namespace py = pybind11;
@@ -119,13 +119,12 @@ class VecEnv {
         u8* te = terminated.mutable_data();
         u8* tr = truncated.mutable_data();
         py::gil_scoped_release release;
-        if (split_render_ && jobs_.size() < (size_t)threads_) jobs_.resize(threads_);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
-        for (i32 i = 0; i < n_; ++i) {
+        if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
             StepResult s;
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
-                ThreadJob& job = jobs_[omp_get_thread_num()];
+                ThreadJob& job = jobs_[thread];
                 s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
                 render_step(job, screen(i), spec_.rom.data(), cfg_);
                 job.stats.count(job);
@@ -133,15 +132,12 @@ class VecEnv {
                 bool behind = last_frame_only() && last_[i].buffer_behind;
                 s = env_step(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i],
                              last_frame_only() ? &last_[i] : nullptr, &short_frames_[i]);
-                if (s.redone) {
-#pragma omp atomic
-                    redone_[behind] += 1;
-                }
+                if (s.redone) redone_[behind] += 1;
             }
             r[i] = s.reward;
             te[i] = s.terminated;
             tr[i] = s.truncated;
-        }
+        });
     }
 
     // How the split passes drew the steps so far: (steps replayed from the log, steps run again
@@ -158,7 +154,7 @@ class VecEnv {
 
     // Steps of the direct path run again from their start, drawing every frame: (those that
     // found both buffers current, those that first redrew the buffer left behind).
-    py::tuple redo_stats() const { return py::make_tuple(redone_[0], redone_[1]); }
+    py::tuple redo_stats() const { return py::make_tuple(redone_[0].load(), redone_[1].load()); }
 
     // Current frames as palette indices, shape (N, height, 160).
     void screens(py::array_t<u8, py::array::c_style>& out) const {
@@ -193,8 +189,7 @@ class VecEnv {
         const bool pal = spec_.display.pal;
         const i32 pixels = frame_pixels();
         py::gil_scoped_release release;
-#pragma omp parallel for num_threads(threads_)
-        for (i32 i = 0; i < n_; ++i) {
+        threads_.for_each(n_, [&](i32 i, i32) {
             if (pool[i]) draw_left_behind(i);
             u8* dst = o + (size_t)i * frame_bytes;
             if (!resize) {   // observe_element's first case, unrolled
@@ -204,12 +199,12 @@ class VecEnv {
                                   : full_frame<true, false>(frame, previous, pal, pixels, dst);
                 else pool[i] ? full_frame<false, true>(frame, previous, pal, pixels, dst)
                              : full_frame<false, false>(frame, previous, pal, pixels, dst);
-                continue;
+                return;
             }
             for (i32 y = 0; y < height; ++y)
                 for (i32 x = 0; x < width; ++x)
                     for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
-        }
+        });
     }
 
     // Which environments start a new episode at their next step.
@@ -312,12 +307,12 @@ class VecEnv {
     std::vector<u8> short_frames_;   // env_step's prediction: the next step draws every frame at once
     std::vector<Machine> pool_;
     std::vector<u8> pool_screens_;
-    i32 threads_;
+    ThreadPool threads_;
     // The split passes (kernels/env/env.h: env_step_logged, render_step) instead of env_step: the
     // CUDA backend's way, here to check it against the direct one.
     bool split_render_ = false;
     std::vector<LastStep> last_;   // one per env where steps draw only their last frame
-    u64 redone_[2] = {0, 0};
+    std::atomic<u64> redone_[2] = {{0}, {0}};
     struct RenderStats {
         u64 replayed = 0, redone = 0, most_events = 0;
         void count(const RenderJob& job) {
