@@ -320,7 +320,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     @_after_reset
     def set_states(self, states, env_ids: Sequence[int] | None = None) -> None:
         """Restores states from get_states into `env_ids` (default: all): uint8, shape
-        (len(env_ids), state_size), a tensor (any device) or an array."""
+        (len(env_ids), state_size), a tensor (any device) or an array. A state of another game or
+        cule version, or with a field out of the range play gives it, is refused (ValueError) and
+        no env changes."""
         ids = self._env_ids(env_ids)
         self._backend.set_states(self._bytes_arg("states", states, (len(ids), self._spec.state_bytes)), ids)
 

@@ -48,8 +48,9 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     };
     auto is = [&](const char* field, i64 value, i64 expected) { within(field, value, expected, expected); };
     // Cycle stamps need no bounds: their arithmetic wraps around (riot.h, tia.h). The frame's
-    // cycle count and start bound the drawing's clocks: generously, far from an i32's limits.
-    constexpr i64 I30 = 1 << 30, I26 = 1 << 26;
+    // cycle count and start bound the drawing's clocks: generously (a frame cut by the instruction
+    // cap goes on in the next, its count growing), with three times the count within an i32.
+    constexpr i64 I30 = 1 << 30, I29 = 1 << 29, I26 = 1 << 26;
 
     const Console& c = m.console;
     within("cpu.halted", c.cpu.halted, 0, 1);
@@ -96,7 +97,7 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     if (problem.empty() && !(fraction >= 0 && fraction < 1))
         problem = "cart.dpc.music_fraction is " + std::to_string(fraction) + ", allowed [0, 1)";
 
-    within("cycles", c.cycles, 0, I26);
+    within("cycles", c.cycles, 0, I29);
     within("game.score", m.game.score, -I30, I30);
     within("game.reward", m.game.reward, -I30, I30);
     within("game.lives", m.game.lives, -I30, I30);
