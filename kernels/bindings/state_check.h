@@ -5,6 +5,7 @@
 // reaches memory outside a machine's buffers. tests/test_states.py fuzzes this under the
 // sanitizers.
 #pragma once
+#include <algorithm>
 #include <string>
 
 #include "bindings/console.h"
@@ -55,8 +56,8 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     const Console& c = m.console;
     within("cpu.halted", c.cpu.halted, 0, 1);
     within("riot.timer", c.riot.timer, 0, 255);
-    within("riot.shift", c.riot.shift, 0, 10);
-    if (problem.empty() && c.riot.shift != 0 && c.riot.shift != 3 && c.riot.shift != 6 && c.riot.shift != 10)
+    const u8* shifts = TIMER_SHIFT;   // the intervals TIMxT sets (riot.h)
+    if (problem.empty() && std::find(shifts, shifts + 4, c.riot.shift) == shifts + 4)
         problem = "riot.shift is " + std::to_string(c.riot.shift) + ", allowed 0, 3, 6 or 10";
     within("riot.read_after_int", c.riot.read_after_int, 0, 1);
 
