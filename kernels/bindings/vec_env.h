@@ -14,6 +14,7 @@
 
 #include "env/observe.h"
 #include "bindings/console.h"
+#include "bindings/frame_shrink.h"
 #include "bindings/state_check.h"
 #include "bindings/thread_pool.h"
 
@@ -52,6 +53,13 @@ inline void full_frame<false, false>(const u8* frame, const u8*, bool pal, i32 p
         std::memcpy(dst, &low, 8);
         std::memcpy(dst + 8, &high, 4);
     }
+}
+
+inline void full_frame(bool grey, bool pool, const u8* frame, const u8* previous, bool pal, i32 pixels, u8* dst) {
+    if (grey) pool ? full_frame<true, true>(frame, previous, pal, pixels, dst)
+                   : full_frame<true, false>(frame, previous, pal, pixels, dst);
+    else pool ? full_frame<false, true>(frame, previous, pal, pixels, dst)
+              : full_frame<false, false>(frame, previous, pal, pixels, dst);
 }
 
 class VecEnv {
@@ -188,20 +196,24 @@ class VecEnv {
         const u8* pool = maxpool.data();
         const bool pal = spec_.display.pal;
         const i32 pixels = frame_pixels();
+        const RowWeights row_weights = resize && !(ys.block && xs.block) ? RowWeights(xs, width) : RowWeights();
+        if (scratch_.size() < (size_t)threads_.size()) scratch_.resize(threads_.size());
         py::gil_scoped_release release;
-        threads_.for_each(n_, [&](i32 i, i32) {
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
             if (pool[i]) draw_left_behind(i);
             u8* dst = o + (size_t)i * frame_bytes;
-            if (!resize) {   // observe_element's first case, unrolled
-                const Console& c = machines_[i].console;
-                const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
-                if (grey) pool[i] ? full_frame<true, true>(frame, previous, pal, pixels, dst)
-                                  : full_frame<true, false>(frame, previous, pal, pixels, dst);
-                else pool[i] ? full_frame<false, true>(frame, previous, pal, pixels, dst)
-                             : full_frame<false, false>(frame, previous, pal, pixels, dst);
+            const Console& c = machines_[i].console;
+            const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
+            if (!resize) return full_frame(grey, pool[i], frame, previous, pal, pixels, dst);
+            if (row_weights.width) {   // observe_element's area case, a whole frame at once
+                ShrinkScratch& s = scratch_[thread];
+                if (grey) pool[i] ? shrink_frame<true, true>(frame, previous, pal, source_height, ys, height, row_weights, s, dst)
+                                  : shrink_frame<true, false>(frame, previous, pal, source_height, ys, height, row_weights, s, dst);
+                else pool[i] ? shrink_frame<false, true>(frame, previous, pal, source_height, ys, height, row_weights, s, dst)
+                             : shrink_frame<false, false>(frame, previous, pal, source_height, ys, height, row_weights, s, dst);
                 return;
             }
-            for (i32 y = 0; y < height; ++y)
+            for (i32 y = 0; y < height; ++y)   // whole scales: block sums
                 for (i32 x = 0; x < width; ++x)
                     for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
         });
@@ -325,6 +337,7 @@ class VecEnv {
         RenderStats stats;
     };
     std::vector<ThreadJob> jobs_;
+    std::vector<ShrinkScratch> scratch_;   // one per thread
 };
 
 

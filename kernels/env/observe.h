@@ -1,6 +1,8 @@
 // Observations: an environment's current frame through the palette (RGB or grey), max-pooled
-// with the frame before where asked, shrunk with OpenCV's INTER_AREA weights. Both backends
-// compute every output byte with observe_element: the CPU in a loop, the GPU one thread each.
+// with the frame before where asked, shrunk with OpenCV's INTER_AREA weights. observe_element
+// computes one output byte: the GPU runs one thread each. The CPU computes full-size and
+// area-shrunk frames a frame at a time, to the same bytes (bindings/vec_env.h's full_frame,
+// bindings/frame_shrink.h), and whole scales byte by byte.
 #pragma once
 #include "types.h"
 #include "ale/ale.h"
