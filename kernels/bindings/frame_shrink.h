@@ -58,9 +58,25 @@ inline void row_sums(const float* values, const RowWeights& xs, float* sums) {
     }
 }
 
+// The brighter grey of every pair of pixel values (a << 8 | b): frames max-pooled in grey, as
+// AtariVectorEnv's default, take one look-up per pixel instead of two and a comparison.
+inline const u8* brighter_greys(bool pal) {
+    struct Table {
+        u8 grey[1 << 16];
+        explicit Table(bool pal) {
+            for (i32 a = 0; a < 256; ++a)
+                for (i32 b = 0; b < 256; ++b)
+                    grey[a << 8 | b] = std::max(palette_channel((u8)a, pal, true, 0), palette_channel((u8)b, pal, true, 0));
+        }
+    };
+    static const Table ntsc(false), pal_table(true);
+    return (pal ? pal_table : ntsc).grey;
+}
+
 // One thread's buffers for shrink_frame.
 struct ShrinkScratch {
     std::vector<u8> line, other;          // a source row's channel (and the pooled frame's)
+    std::vector<u16> pairs;               // a source row's pixels and the pooled frame's, paired
     std::vector<float> values, rows, sums;   // the row as floats; every source row's sums along x,
                                              // channel-major; an output row's
 };
@@ -73,10 +89,13 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
     constexpr i32 channels = GREY ? 1 : 3;
     const i32 width = xs.width, line = width * channels;
     s.line.resize(SCREEN_WIDTH);
+    s.pairs.resize(SCREEN_WIDTH);
     s.other.resize(SCREEN_WIDTH);
     s.values.assign(SCREEN_WIDTH + xs.taps, 0.0f);   // taps past the row's end read 0, weighted 0
     s.rows.resize((size_t)source_height * line);
     s.sums.resize(line);
+    const u8* brighter_grey = brighter_greys(pal);
+    u16* __restrict pairs = s.pairs.data();
     u8* __restrict pixels = s.line.data();
     u8* __restrict other = s.other.data();
     float* __restrict values = s.values.data();
@@ -84,8 +103,14 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
         for (i32 c = 0; c < channels; ++c) {
             // The row's channel through the palette, max-pooled where asked.
             const u8 *f = frame + y * SCREEN_WIDTH, *p = previous + y * SCREEN_WIDTH;
-            for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = palette_channel(f[x], pal, GREY, c);
-            if (POOL) {
+            if (GREY && POOL) {   // the pairs first (a vector loop), then the look-ups
+                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[x] = (u16)(f[x] << 8 | p[x]);
+#pragma GCC unroll 8
+                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = brighter_grey[pairs[x]];
+            } else {
+                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = palette_channel(f[x], pal, GREY, c);
+            }
+            if (POOL && !GREY) {
                 for (i32 x = 0; x < SCREEN_WIDTH; ++x) other[x] = palette_channel(p[x], pal, GREY, c);
                 for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = std::max(pixels[x], other[x]);
             }
