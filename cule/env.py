@@ -305,7 +305,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def get_states(self) -> torch.Tensor:
         """Every environment's whole state (machine and frame buffers), (N, state_size) uint8 on
         the env's device: restore any of them with set_states, here or in another env of the
-        same game and backend build."""
+        same game and backend build. The env's random stream (sticky actions, no-op starts) is not
+        part of it: a restored env goes on drawing from its own, as after ale-py's cloneState()."""
         return self._backend.get_states()
 
     @_one_thread_at_a_time

@@ -18,6 +18,7 @@ PYBIND11_MODULE(_cpu, m) {
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
+    m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
     m.attr("RESET_ACTION") = (int)RESET;
