@@ -192,7 +192,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             console.count_frame()
             pool.append(console.state())
 
-        self._rom, self._post_reset_state = rom, pool[0]
+        self._post_reset_state = pool[0]
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 int(max_num_frames_per_episode), self.game.legal_actions, bool(episodic_life),
                                 bool(life_loss_info))
@@ -200,11 +200,11 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             _check_positive_int("num_threads", num_threads)
         pool = np.stack(pool)
         if self.backend == "cpu":
-            self._backend = CpuBackend(self.game, rom, pool, settings, threads, maxpool=self.maxpool)
+            self._backend = CpuBackend(self.game, self._spec, pool, settings, threads, maxpool=self.maxpool)
         else:
             from .backends.cuda import CudaBackend, GpuKernels, HostKernels
             kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
-            self._backend = CudaBackend(self.game, rom, pool, settings, kernels)
+            self._backend = CudaBackend(self.game, self._spec, pool, settings, kernels)
         self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`
@@ -341,7 +341,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             if not isinstance(raw, (bytes, bytearray, memoryview)):
                 raise TypeError(f"ale_states[{k}] must be an ale_py.ALEState or its serialize() bytes, "
                                 f"got {type(state).__name__}")
-            fields = parse_ale_state(bytes(raw), self.game, self._rom)
+            fields = parse_ale_state(bytes(raw), self.game, self._spec.rom)
             row = _cpu.state_from_ale(self._post_reset_state, self.game.index, fields)
             _cpu.check_states(self._spec, row[None], f"ale_states[{k}]")
             rows.append(row)

@@ -1,10 +1,11 @@
 """The two engines behind CuleEnv, with one interface: per-environment state lives on the
 backend's device, and every call takes and returns torch tensors there. (The CUDA backend's
 kernels run on a GPU, or on the host for testing: cuda.py.) Both are built from the game, its
-ROM, the reset pool (states as get_states gives them) and the StepSettings, then what runs them:
+GameSpec (the ROM and what states must be), the reset pool (states as get_states gives them)
+and the StepSettings, then what runs them:
 
-    CpuBackend(game, rom, pool, settings, num_threads, maxpool)
-    CudaBackend(game, rom, pool, settings, kernels)   kernels: GpuKernels or HostKernels
+    CpuBackend(game, spec, pool, settings, num_threads, maxpool)
+    CudaBackend(game, spec, pool, settings, kernels)   kernels: GpuKernels or HostKernels
 
     seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
     reset(mask, same_console)     new episodes from the reset pool in the masked envs

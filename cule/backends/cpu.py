@@ -13,12 +13,12 @@ class CpuBackend:
     device = torch.device("cpu")
     asynchronous = False   # every call's results are on the host when it returns
 
-    def __init__(self, game: Game, rom: bytes, pool: np.ndarray, settings: StepSettings, num_threads: int,
+    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings, num_threads: int,
                  maxpool: bool = True):
         self.num_envs = settings.num_envs
         self._screen_height = game.screen_height
         s = settings
-        self._vec = _cpu.VecEnv(_cpu.GameSpec(rom, game.index), s.num_envs, s.frameskip,
+        self._vec = _cpu.VecEnv(spec, s.num_envs, s.frameskip,
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
                                 s.episodic_life, s.life_loss_info, num_threads)
         self._vec.set_pool(pool)

@@ -143,7 +143,7 @@ class HostKernels:
 
 
 class CudaBackend:
-    def __init__(self, game: Game, rom: bytes, pool: np.ndarray, settings: StepSettings,
+    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings,
                  kernels: GpuKernels | HostKernels):
         self._kernels = kernels
         self.device = kernels.device
@@ -152,10 +152,10 @@ class CudaBackend:
         self._screen_height = game.screen_height
         self._layout = self._check_layout()
         machine = self._layout["machine"]
-        self._spec = _cpu.GameSpec(rom=rom, game=game.index)   # what states that come in are checked against
+        self._spec = spec   # what states that come in are checked against
 
         self.set_pool(torch.from_numpy(np.ascontiguousarray(pool)))
-        self._rom = torch.tensor(list(rom), dtype=torch.uint8, device=self.device)
+        self._rom = torch.tensor(list(spec.rom), dtype=torch.uint8, device=self.device)
         self._machines = torch.zeros((n, machine), dtype=torch.uint8, device=self.device)
         # Both frame buffers of each env: the game's display, screen_height x SCREEN_WIDTH each.
         self._screens = torch.zeros((n, 2 * game.screen_height * SCREEN_WIDTH), dtype=torch.uint8, device=self.device)

@@ -28,7 +28,10 @@ PYBIND11_MODULE(_cpu, m) {
 
     py::class_<GameSpec>(m, "GameSpec")
         .def(py::init(&make_spec), py::arg("rom"), py::arg("game"))
-        .def_property_readonly("state_bytes", &GameSpec::state_bytes, "a state: the machine, then both frame buffers");
+        .def_property_readonly("state_bytes", &GameSpec::state_bytes, "a state: the machine, then both frame buffers")
+        .def_property_readonly("rom", [](const GameSpec& s) {
+            return py::bytes(reinterpret_cast<const char*>(s.rom.data()), s.rom.size());
+        });
 
     py::class_<SingleConsole>(m, "Console")
         .def(py::init<GameSpec>())
