@@ -30,8 +30,8 @@ test: install
 
 # Both compiled backends, the CPU one and the CUDA kernels executed on the host, built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (any report ends the process), under the host
-# tests of the CUDA backend, a run of games of every cartridge scheme and the state fuzzers (tests
-# marked sanitize). No -fwrapv, unlike Python's extension flags: signed overflow is undefined on
+# tests of the CUDA backend, a run of games of every cartridge scheme, the state fuzzers (tests
+# marked sanitize) and both ways of shrinking observations on random frames. No -fwrapv, unlike Python's extension flags: signed overflow is undefined on
 # the GPU too. Without use-after-scope checks (the kernels keep no pointers to locals past their
 # scope): they took cule._cpu's build from about 2 to 4.5 minutes.
 CXX ?= g++
@@ -47,7 +47,7 @@ test-sanitize: $(SANITIZE_LIBS)
 	CULE_CPU_LIB=$(abspath build/sanitize/_cpu.so) CULE_CUDA_HOST_LIB=$(abspath build/sanitize/_cuda_host.so) \
 	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py -m "sanitize or not slow" \
+		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py tests/test_observe.py -m "sanitize or not slow" \
 		-k "not every_game"
 
 # 20,000 frames x 3 seeds for every supported game against ale-py.
