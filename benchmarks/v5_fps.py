@@ -11,10 +11,11 @@ warm-up; the best round of each counts (the least disturbed by other work on the
 
 `--instructions` adds cule's instructions per raw frame, counted by valgrind's callgrind (the
 difference between two runs of different lengths, so that start-up and the reset pool cancel):
-exact and repeatable whatever else the machine runs.
+exact and repeatable whatever else the machine runs (`--rounds 0` for these alone).
 
     python benchmarks/v5_fps.py                      # 10 games, 16 and 64 envs, 1 and all threads
     python benchmarks/v5_fps.py --games pong breakout --envs 64 --threads 1
+    python benchmarks/v5_fps.py --rounds 0 --instructions
 
 writes benchmarks/results/v5_fps-<date>.json: frames/s by engine, game, envs and threads, cule's
 ratio to AtariVectorEnv and its geometric mean over the games.
@@ -145,7 +146,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=GAMES)
     parser.add_argument("--envs", nargs="+", type=int, default=[16, 64])
     parser.add_argument("--threads", nargs="+", type=int, default=sorted({1, os.cpu_count() or 1}))
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="0: no timings (with --instructions)")
     parser.add_argument("--seconds", type=float, default=2.0, help="per round and engine")
     parser.add_argument("--instructions", action="store_true", help="cule's instructions per frame (callgrind)")
     parser.add_argument("--child-steps", nargs=3, help=argparse.SUPPRESS)
@@ -163,7 +164,7 @@ def main() -> None:
         import envpool
         facts["versions"]["envpool"] = envpool.__version__
     rows = []
-    for threads in args.threads:
+    for threads in args.threads if args.rounds else []:
         for envs in args.envs:
             for game in args.games:
                 fps = measure(game, envs, threads, args.rounds, args.seconds)
@@ -171,7 +172,7 @@ def main() -> None:
                              "cule_over_ale_py": round(fps["cule"] / fps["ale_py"], 3)})
                 print(json.dumps(rows[-1]), flush=True)
     summary = {}
-    for threads in args.threads:
+    for threads in args.threads if args.rounds else []:
         for envs in args.envs:
             ratios = [r["cule_over_ale_py"] for r in rows if r["threads"] == threads and r["num_envs"] == envs]
             summary[f"{threads}_threads_{envs}_envs"] = round(geometric_mean(ratios), 3)
