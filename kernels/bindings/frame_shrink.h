@@ -109,10 +109,10 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
                 for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = brighter_grey[pairs[x]];
             } else {
                 for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = palette_channel(f[x], pal, GREY, c);
-            }
-            if (POOL && !GREY) {
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x) other[x] = palette_channel(p[x], pal, GREY, c);
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = std::max(pixels[x], other[x]);
+                if (POOL) {
+                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) other[x] = palette_channel(p[x], pal, GREY, c);
+                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = std::max(pixels[x], other[x]);
+                }
             }
             for (i32 x = 0; x < SCREEN_WIDTH; ++x) values[x] = pixels[x];
             row_sums(values, xs, s.rows.data() + (size_t)y * line + c * width);

@@ -1,4 +1,4 @@
-// N machines stepped together on OpenMP threads, with the reset pool (cule._cpu.VecEnv).
+// N machines stepped together on the pool's threads, with the reset pool (cule._cpu.VecEnv).
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
