@@ -58,7 +58,10 @@ test-long: install
 games-report: install
 	$(PYTHON) -m cule.tools.parity_report --frames 20000 --seeds 0 1 2 --jobs $$(nproc)
 
+# On the CPU: cule against AtariVectorEnv and EnvPool (where installed) at v5 settings, then against
+# ale-py's ALEInterface on full RGB frames. Each writes a new file in benchmarks/results/.
 bench: install
+	$(PYTHON) benchmarks/v5_fps.py
 	$(PYTHON) benchmarks/cpu_fps.py
 
 # On a GPU machine: cule on the GPU against ale-py, AtariVectorEnv and EnvPool (those installed).
