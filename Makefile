@@ -31,9 +31,10 @@ test: install
 # Both compiled backends, the CPU one and the CUDA kernels executed on the host, built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (any report ends the process), under the host
 # tests of the CUDA backend, a run of games of every cartridge scheme, the state fuzzers (tests
-# marked sanitize) and both ways of shrinking observations on random frames. No -fwrapv, unlike Python's extension flags: signed overflow is undefined on
-# the GPU too. Without use-after-scope checks (the kernels keep no pointers to locals past their
-# scope): they took cule._cpu's build from about 2 to 4.5 minutes.
+# marked sanitize) and both ways of shrinking observations on random frames. No -fwrapv, unlike
+# Python's extension flags: signed overflow is undefined on the GPU too. Without use-after-scope
+# checks (the kernels keep no pointers to locals past their scope): they took cule._cpu's build
+# from about 2 to 4.5 minutes.
 CXX ?= g++
 SANITIZE_LIBS := build/sanitize/_cpu.so build/sanitize/_cuda_host.so
 SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-address-use-after-scope \

@@ -130,4 +130,13 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
     }
 }
 
+// shrink_frame with its channels and pooling chosen at run time.
+inline void shrink_frame(bool grey, bool pool, const u8* frame, const u8* previous, bool pal, i32 source_height,
+                         const AreaAxis& ys, i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst) {
+    if (grey) pool ? shrink_frame<true, true>(frame, previous, pal, source_height, ys, height, xs, s, dst)
+                   : shrink_frame<true, false>(frame, previous, pal, source_height, ys, height, xs, s, dst);
+    else pool ? shrink_frame<false, true>(frame, previous, pal, source_height, ys, height, xs, s, dst)
+              : shrink_frame<false, false>(frame, previous, pal, source_height, ys, height, xs, s, dst);
+}
+
 }  // namespace cule::bindings

@@ -6,6 +6,7 @@
 // sanitizers.
 #pragma once
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "bindings/console.h"
@@ -56,8 +57,8 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     const Console& c = m.console;
     within("cpu.halted", c.cpu.halted, 0, 1);
     within("riot.timer", c.riot.timer, 0, 255);
-    const u8* shifts = TIMER_SHIFT;   // the intervals TIMxT sets (riot.h)
-    if (problem.empty() && std::find(shifts, shifts + 4, c.riot.shift) == shifts + 4)
+    // The intervals TIMxT sets (riot.h).
+    if (problem.empty() && std::find(std::begin(TIMER_SHIFT), std::end(TIMER_SHIFT), c.riot.shift) == std::end(TIMER_SHIFT))
         problem = "riot.shift is " + std::to_string(c.riot.shift) + ", allowed 0, 3, 6 or 10";
     within("riot.read_after_int", c.riot.read_after_int, 0, 1);
 

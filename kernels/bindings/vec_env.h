@@ -205,14 +205,9 @@ class VecEnv {
             const Console& c = machines_[i].console;
             const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
             if (!resize) return full_frame(grey, pool[i], frame, previous, pal, pixels, dst);
-            if (row_weights.width) {   // observe_element's area case, a whole frame at once
-                ShrinkScratch& s = scratch_[thread];
-                if (grey) pool[i] ? shrink_frame<true, true>(frame, previous, pal, source_height, ys, height, row_weights, s, dst)
-                                  : shrink_frame<true, false>(frame, previous, pal, source_height, ys, height, row_weights, s, dst);
-                else pool[i] ? shrink_frame<false, true>(frame, previous, pal, source_height, ys, height, row_weights, s, dst)
-                             : shrink_frame<false, false>(frame, previous, pal, source_height, ys, height, row_weights, s, dst);
-                return;
-            }
+            if (row_weights.width)   // observe_element's area case, a whole frame at once
+                return shrink_frame(grey, pool[i], frame, previous, pal, source_height, ys, height, row_weights,
+                                    scratch_[thread], dst);
             for (i32 y = 0; y < height; ++y)   // whole scales: block sums
                 for (i32 x = 0; x < width; ++x)
                     for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
