@@ -2,10 +2,10 @@
 CPU backend against ale-py's AtariVectorEnv and, where it is installed, EnvPool; same games, same
 cores, one run.
 
-v5 settings: frameskip 4, sticky actions 0.25, up to 30 no-op starts, 84 x 84 grey frames
-shrunk with INTER_AREA, max-pooled over the last two frames, stacks of 4, episodes of up to
-108,000 frames, minimal action sets, no life-loss or reward-clipping wrappers; random actions
-(the same for every engine) and autoresets. Raw frames = steps x envs x 4. For each game, env
+v5 settings, as `gymnasium.make_vec("ALE/Pong-v5")` gives them (cule.registration's): frameskip
+4, sticky actions 0.25, up to 30 no-op starts, FIRE at reset, 84 x 84 grey frames shrunk with
+INTER_AREA, max-pooled over the last two frames, stacks of 4, rewards clipped, episodes of up to
+108,000 frames, minimal action sets; random actions (the same for every engine) and autoresets. Raw frames = steps x envs x 4. For each game, env
 count and thread count the engines take turns, `--rounds` rounds of `--seconds` each after a
 warm-up; the best round of each counts (the least disturbed by other work on the machine).
 
@@ -37,12 +37,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks._results import new_result_path  # noqa: E402
 from benchmarks.cpu_fps import machine_facts  # noqa: E402
+from cule.registration import ATARI_VECTOR_ENV_DEFAULTS, V5_SETTINGS  # noqa: E402
 
 GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest", "qbert", "beam_rider", "enduro",
          "asteroids", "montezuma_revenge"]
-FRAMESKIP = 4
-V5 = dict(frameskip=FRAMESKIP, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84,
-          img_width=84, stack_num=4, maxpool=True, max_num_frames_per_episode=108_000)
+V5 = {**ATARI_VECTOR_ENV_DEFAULTS, **V5_SETTINGS}
+FRAMESKIP = V5["frameskip"]
 ACTION_BATCHES = 64   # pre-drawn batches of random actions, used in turn
 
 
@@ -64,10 +64,13 @@ def make_ale(game: str, envs: int, threads: int):
 def make_envpool(game: str, envs: int, threads: int):
     import envpool
 
-    env = envpool.make_gymnasium(_envpool_task(game), seed=0, num_envs=envs, batch_size=envs, num_threads=threads, frame_skip=FRAMESKIP,
-                                 repeat_action_probability=0.25, noop_max=30, gray_scale=True, img_height=84,
-                                 img_width=84, stack_num=4, episodic_life=False, reward_clip=False,
-                                 max_episode_steps=108_000 // FRAMESKIP, use_fire_reset=False)
+    # V5 in EnvPool's names (it always max-pools and shrinks with INTER_AREA).
+    env = envpool.make_gymnasium(_envpool_task(game), seed=0, num_envs=envs, batch_size=envs, num_threads=threads,
+                                 frame_skip=V5["frameskip"], repeat_action_probability=V5["repeat_action_probability"],
+                                 noop_max=V5["noop_max"], gray_scale=V5["grayscale"], img_height=V5["img_height"],
+                                 img_width=V5["img_width"], stack_num=V5["stack_num"], episodic_life=False,
+                                 reward_clip=V5["reward_clipping"], use_fire_reset=V5["use_fire_reset"],
+                                 max_episode_steps=V5["max_num_frames_per_episode"] // V5["frameskip"])
     return env, lambda a: a
 
 
