@@ -1,14 +1,20 @@
 // Frames shrunk whole on the CPU: the bytes of env/resize.h's area_pixel (OpenCV's INTER_AREA)
-// computed row by row instead of byte by byte. Each source row is read once, through the palette
-// (max-pooled where asked) into floats, and summed along x for every output column; each output
-// row then adds up the row sums it covers, weighted. Per output byte these are area_pixel's float
-// operations in area_pixel's order, so the bytes are area_pixel's (tests/test_observe.py).
+// computed row by row instead of byte by byte. Source rows are read once, through the palette
+// (max-pooled where asked) into floats, and summed along x for every output column, four rows
+// at a time in the lanes of a vector; each output row then adds up the row sums it covers,
+// weighted. Per output byte these are area_pixel's float operations in area_pixel's order, so
+// the bytes are area_pixel's (tests/test_observe.py).
 #pragma once
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
 
 #include "env/observe.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 namespace cule::bindings {
 
@@ -35,27 +41,82 @@ struct RowWeights {
     }
 };
 
-// area_pixel's inner loop for every column of a row: `values` the row's pixels (and `taps` 0s
-// past its end), `sums` one per column. TAPS is xs.taps where a loop of constant length helps.
+// Source rows are summed along x SHRINK_ROWS at a time, one per vector lane: their pixels lie
+// column-major (pixel x of row r at x * SHRINK_ROWS + r), so a tap of every row is one vector
+// load and one multiply by the column's weight. Each lane still adds its row's products in
+// area_pixel's order, and vector float operations round as scalar ones do.
+enum : i32 { SHRINK_ROWS = 4 };
+
+// area_pixel's inner loop for every column of SHRINK_ROWS rows: `values` their pixels column-major
+// (and `taps` columns of 0s past the end); row r's sums go to sums + r * stride. TAPS is
+// xs.taps where a loop of constant length helps.
 template <i32 TAPS>
-void row_sums(const float* __restrict values, const RowWeights& xs, float* __restrict sums) {
+void row_sums(const float* __restrict values, const RowWeights& xs, float* __restrict sums, size_t stride) {
     const i32 width = xs.width, taps = TAPS ? TAPS : xs.taps;
     const float* __restrict alpha = xs.alpha.data();
-    for (i32 t = 0; t < width; ++t) {
-        const float* v = values + xs.start[t];
-        float sum = 0.0f;
-        for (i32 k = 0; k < taps; ++k) sum += v[k] * alpha[k * width + t];
-        sums[t] = sum;
+    i32 t = 0;
+#if defined(__SSE2__)
+    static_assert(SHRINK_ROWS == 4, "one SSE vector of rows");
+    for (; t + 4 <= width; t += 4) {   // four columns, turned into four rows of four sums
+        __m128 sum[4];
+        for (i32 j = 0; j < 4; ++j) {
+            const float* v = values + xs.start[t + j] * SHRINK_ROWS;
+            sum[j] = _mm_setzero_ps();
+            for (i32 k = 0; k < taps; ++k)
+                sum[j] = _mm_add_ps(sum[j], _mm_mul_ps(_mm_loadu_ps(v + k * SHRINK_ROWS), _mm_set1_ps(alpha[k * width + t + j])));
+        }
+        _MM_TRANSPOSE4_PS(sum[0], sum[1], sum[2], sum[3]);
+        for (i32 r = 0; r < 4; ++r) _mm_storeu_ps(sums + r * stride + t, sum[r]);
+    }
+#endif
+    for (; t < width; ++t) {
+        const float* v = values + xs.start[t] * SHRINK_ROWS;
+        float sum[SHRINK_ROWS] = {};
+        for (i32 k = 0; k < taps; ++k)
+            for (i32 r = 0; r < SHRINK_ROWS; ++r) sum[r] += v[k * SHRINK_ROWS + r] * alpha[k * width + t];
+        for (i32 r = 0; r < SHRINK_ROWS; ++r) sums[r * stride + t] = sum[r];
     }
 }
 
-inline void row_sums(const float* values, const RowWeights& xs, float* sums) {
+inline void row_sums(const float* values, const RowWeights& xs, float* sums, size_t stride) {
     switch (xs.taps) {   // 3 for 160 to 84 columns
-        case 2: return row_sums<2>(values, xs, sums);
-        case 3: return row_sums<3>(values, xs, sums);
-        case 4: return row_sums<4>(values, xs, sums);
-        default: return row_sums<0>(values, xs, sums);
+        case 2: return row_sums<2>(values, xs, sums, stride);
+        case 3: return row_sums<3>(values, xs, sums, stride);
+        case 4: return row_sums<4>(values, xs, sums, stride);
+        default: return row_sums<0>(values, xs, sums, stride);
     }
+}
+
+// n bytes to floats.
+inline void to_floats(const u8* __restrict bytes, i32 n, float* __restrict floats) {
+    i32 i = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i*)(bytes + i));
+        const __m128i low = _mm_unpacklo_epi8(b, zero), high = _mm_unpackhi_epi8(b, zero);
+        _mm_storeu_ps(floats + i, _mm_cvtepi32_ps(_mm_unpacklo_epi16(low, zero)));
+        _mm_storeu_ps(floats + i + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(low, zero)));
+        _mm_storeu_ps(floats + i + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(high, zero)));
+        _mm_storeu_ps(floats + i + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(high, zero)));
+    }
+#endif
+    for (; i < n; ++i) floats[i] = bytes[i];
+}
+
+// round_to_u8 of n floats. SSE's conversion rounds half to even as lrintf does (the default
+// rounding mode), and its two saturating packs clamp to 0..255.
+inline void round_to_bytes(const float* __restrict sums, i32 n, u8* __restrict bytes) {
+    i32 i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        __m128i q[4];
+        for (i32 j = 0; j < 4; ++j) q[j] = _mm_cvtps_epi32(_mm_loadu_ps(sums + i + 4 * j));
+        const __m128i words = _mm_packs_epi32(q[0], q[1]), words2 = _mm_packs_epi32(q[2], q[3]);
+        _mm_storeu_si128((__m128i*)(bytes + i), _mm_packus_epi16(words, words2));
+    }
+#endif
+    for (; i < n; ++i) bytes[i] = round_to_u8(sums[i]);
 }
 
 // The brighter grey of every pair of pixel values (a << 8 | b): frames max-pooled in grey, as
@@ -75,9 +136,9 @@ inline const u8* brighter_greys(bool pal) {
 
 // One thread's buffers for shrink_frame.
 struct ShrinkScratch {
-    std::vector<u8> line, other;          // a source row's channel (and the pooled frame's)
-    std::vector<u16> pairs;               // a source row's pixels and the pooled frame's, paired
-    std::vector<float> values, rows, sums;   // the row as floats; every source row's sums along x,
+    std::vector<u16> pairs;       // SHRINK_ROWS source rows' pixels and the pooled frame's, paired
+    std::vector<u8> lanes;        // one channel of the rows, column-major (see SHRINK_ROWS)
+    std::vector<float> values, rows, sums;   // the lanes as floats; every source row's sums along x,
                                              // channel-major; an output row's
 };
 
@@ -86,37 +147,44 @@ struct ShrinkScratch {
 template <bool GREY, bool POOL>
 void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_height, const AreaAxis& ys,
                   i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst) {
-    constexpr i32 channels = GREY ? 1 : 3;
+    constexpr i32 channels = GREY ? 1 : 3, R = SHRINK_ROWS;
     const i32 width = xs.width, line = width * channels;
-    s.line.resize(SCREEN_WIDTH);
-    s.pairs.resize(SCREEN_WIDTH);
-    s.other.resize(SCREEN_WIDTH);
-    s.values.assign(SCREEN_WIDTH + xs.taps, 0.0f);   // taps past the row's end read 0, weighted 0
-    s.rows.resize((size_t)source_height * line);
+    s.pairs.resize(R * SCREEN_WIDTH);
+    s.lanes.resize(R * SCREEN_WIDTH);
+    s.values.assign(R * (SCREEN_WIDTH + xs.taps), 0.0f);   // taps past the row's end read 0, weighted 0
+    // Whole blocks of rows: the last block's rows past the frame's are sums of its last row again.
+    const i32 blocks = (source_height + R - 1) / R;
+    s.rows.resize((size_t)blocks * R * line);
     s.sums.resize(line);
     const u8* brighter_grey = brighter_greys(pal);
     u16* __restrict pairs = s.pairs.data();
-    u8* __restrict pixels = s.line.data();
-    u8* __restrict other = s.other.data();
+    u8* __restrict lanes = s.lanes.data();
     float* __restrict values = s.values.data();
-    for (i32 y = 0; y < source_height; ++y)
+    for (i32 y0 = 0; y0 < source_height; y0 += R) {
+        auto source = [&](const u8* f, i32 r) { return f + std::min(y0 + r, source_height - 1) * SCREEN_WIDTH; };
         for (i32 c = 0; c < channels; ++c) {
-            // The row's channel through the palette, max-pooled where asked.
-            const u8 *f = frame + y * SCREEN_WIDTH, *p = previous + y * SCREEN_WIDTH;
+            // The rows' channel through the palette, max-pooled where asked, into the lanes.
             if (GREY && POOL) {   // the pairs first (a vector loop), then the look-ups
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[x] = (u16)(f[x] << 8 | p[x]);
-#pragma GCC unroll 8
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = brighter_grey[pairs[x]];
+                for (i32 r = 0; r < R; ++r) {
+                    const u8 *f = source(frame, r), *p = source(previous, r);
+                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
+                }
+                for (i32 x = 0; x < SCREEN_WIDTH; ++x)
+                    for (i32 r = 0; r < R; ++r) lanes[x * R + r] = brighter_grey[pairs[r * SCREEN_WIDTH + x]];
             } else {
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = palette_channel(f[x], pal, GREY, c);
-                if (POOL) {
-                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) other[x] = palette_channel(p[x], pal, GREY, c);
-                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) pixels[x] = std::max(pixels[x], other[x]);
+                for (i32 r = 0; r < R; ++r) {
+                    const u8 *f = source(frame, r), *p = source(previous, r);
+                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) {
+                        u8 v = palette_channel(f[x], pal, GREY, c);
+                        if (POOL) v = std::max(v, palette_channel(p[x], pal, GREY, c));
+                        lanes[x * R + r] = v;
+                    }
                 }
             }
-            for (i32 x = 0; x < SCREEN_WIDTH; ++x) values[x] = pixels[x];
-            row_sums(values, xs, s.rows.data() + (size_t)y * line + c * width);
+            to_floats(lanes, R * SCREEN_WIDTH, values);
+            row_sums(values, xs, s.rows.data() + (size_t)y0 * line + c * width, line);
         }
+    }
     float* __restrict sums = s.sums.data();
     for (i32 ty = 0; ty < height; ++ty, dst += line) {   // area_pixel's outer loop
         for (i32 o = 0; o < line; ++o) sums[o] = 0.0f;
@@ -125,8 +193,10 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
             const float* __restrict r = s.rows.data() + (size_t)ys.w[j].source * line;
             for (i32 o = 0; o < line; ++o) sums[o] += a * r[o];
         }
-        for (i32 t = 0; t < width; ++t)
-            for (i32 c = 0; c < channels; ++c) dst[t * channels + c] = round_to_u8(sums[c * width + t]);
+        if (GREY) round_to_bytes(sums, width, dst);
+        else
+            for (i32 t = 0; t < width; ++t)
+                for (i32 c = 0; c < channels; ++c) dst[t * channels + c] = round_to_u8(sums[c * width + t]);
     }
 }
 
