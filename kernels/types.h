@@ -8,12 +8,21 @@
 #define CULE_NOINLINE __host__ __device__ __noinline__
 #define CULE_CONST __constant__
 #define CULE_UNROLL _Pragma("unroll")
+#define CULE_HOST_INLINE CULE_HD
+#define CULE_HOST_NOINLINE CULE_HD
+#define CULE_GPU_NOINLINE CULE_NOINLINE
 #else
 #define CULE_HD inline
 #define CULE_INLINE inline __attribute__((always_inline))   // where the host must specialise
 #define CULE_NOINLINE __attribute__((noinline))
 #define CULE_CONST
 #define CULE_UNROLL _Pragma("GCC unroll 8")
+#endif
+// Inlining chosen for the host or for the GPU alone (console.h's Bus).
+#ifndef CULE_HOST_INLINE
+#define CULE_HOST_INLINE CULE_INLINE
+#define CULE_HOST_NOINLINE CULE_NOINLINE
+#define CULE_GPU_NOINLINE CULE_INLINE
 #endif
 
 namespace cule {
