@@ -79,6 +79,17 @@ def epsilon_greedy(q_values: torch.Tensor, epsilon: float) -> torch.Tensor:
     return torch.where(explore, random_actions, q_values.argmax(1))
 
 
+def double_dqn_targets(rewards: torch.Tensor, dones: torch.Tensor, next_q_online: torch.Tensor,
+                       next_q_target: torch.Tensor, gamma: float) -> torch.Tensor:
+    """One-step Double DQN targets (van Hasselt et al., 2016): r + gamma Q_target(x', a*)
+    with a* = argmax_a Q_online(x', a): the online network picks the next action, the target
+    network values it; just r where `done` (the next observation is not bootstrapped from).
+    next_q_online, next_q_target: (B, A) action values of the next observations."""
+    next_actions = next_q_online.argmax(1, keepdim=True)
+    next_q = next_q_target.gather(1, next_actions).squeeze(1)
+    return rewards + gamma * next_q * (~dones).float()
+
+
 class ReplayBuffer:
     """Transitions of all envs in time-major slots on the device: slot i holds every env's
     observation, action, clipped reward and done flag of one step. Observations are stored once:
@@ -147,9 +158,8 @@ def main(argv: list[str] | None = None) -> dict:
                 b_obs, b_actions, b_rewards, b_dones, b_next_obs = buffer.sample(args.batch_size)
             with timer("forward"):
                 with torch.no_grad():   # Double DQN: the network picks the next action, the target network values it
-                    next_actions = model(b_next_obs).argmax(1, keepdim=True)
-                    next_q = target_network(b_next_obs).gather(1, next_actions).squeeze(1)
-                    targets = b_rewards + args.gamma * next_q * (~b_dones).float()
+                    targets = double_dqn_targets(b_rewards, b_dones, model(b_next_obs), target_network(b_next_obs),
+                                                 args.gamma)
                 q = model(b_obs).gather(1, b_actions.unsqueeze(1)).squeeze(1)
                 loss = F.smooth_l1_loss(q, targets)
             optimizer.zero_grad()

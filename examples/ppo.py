@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 from torch.distributions import Categorical
@@ -76,8 +77,51 @@ def gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor, last_v
     return advantages
 
 
+class PPOLoss(NamedTuple):
+    """One minibatch's loss and the terms logged with it (approx_kl and clipfrac: no gradient)."""
+    loss: torch.Tensor
+    policy_loss: torch.Tensor
+    value_loss: torch.Tensor
+    entropy: torch.Tensor
+    approx_kl: torch.Tensor
+    clipfrac: torch.Tensor
+
+
+def ppo_loss(new_logprobs: torch.Tensor, old_logprobs: torch.Tensor, advantages: torch.Tensor,
+             new_values: torch.Tensor, old_values: torch.Tensor, returns: torch.Tensor, entropies: torch.Tensor, *,
+             clip_coef: float, clip_vloss: bool, norm_adv: bool, ent_coef: float, vf_coef: float) -> PPOLoss:
+    """PPO's loss over one minibatch (Schulman et al., 2017): the clipped surrogate of eq. 7,
+    negated, -mean(min(ratio A, clip(ratio, 1 - clip_coef, 1 + clip_coef) A)); the value loss
+    0.5 mean((V - R)^2), or with clip_vloss the larger of that and the loss of the old value moved
+    by at most clip_coef towards the new one; and the entropy bonus. The advantages are normalised
+    over the minibatch first with norm_adv. new_logprobs: log pi(a|x) under the network being
+    trained; old_logprobs, old_values: the rollout's; entropies: the policy's, per sample."""
+    log_ratio = new_logprobs - old_logprobs
+    ratio = log_ratio.exp()
+    with torch.no_grad():   # http://joschu.net/blog/kl-approx.html
+        approx_kl = ((ratio - 1) - log_ratio).mean()
+        clipfrac = ((ratio - 1.0).abs() > clip_coef).float().mean()
+
+    if norm_adv:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_coef, 1 + clip_coef)).mean()
+
+    if clip_vloss:
+        clipped = old_values + (new_values - old_values).clamp(-clip_coef, clip_coef)
+        value_loss = 0.5 * torch.max((new_values - returns) ** 2, (clipped - returns) ** 2).mean()
+    else:
+        value_loss = 0.5 * ((new_values - returns) ** 2).mean()
+    entropy = entropies.mean()
+    loss = policy_loss - ent_coef * entropy + vf_coef * value_loss
+    return PPOLoss(loss, policy_loss, value_loss, entropy, approx_kl, clipfrac)
+
+
 def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
+    # Equal minibatches: a short last one could hold one sample, whose advantages' std is NaN.
+    if (args.num_envs * args.num_steps) % args.num_minibatches:
+        raise ValueError(f"--num-minibatches ({args.num_minibatches}) must divide --num-envs x --num-steps "
+                         f"({args.num_envs} x {args.num_steps})")
     dist, timer, env = common.start(args)
     device = dist.device
     agent = common.ActorCritic(env.num_actions).to(device)
@@ -124,35 +168,18 @@ def main(argv: list[str] | None = None) -> dict:
                 with timer("forward"):
                     logits, new_values = model(b_obs[mb])
                     pi = Categorical(logits=logits, validate_args=False)
-                    log_ratio = pi.log_prob(b_actions[mb]) - b_logprobs[mb]
-                    ratio = log_ratio.exp()
-                    with torch.no_grad():   # http://joschu.net/blog/kl-approx.html
-                        approx_kl = ((ratio - 1) - log_ratio).mean()
-                        clipfrac = ((ratio - 1.0).abs() > args.clip_coef).float().mean()
-
-                    mb_advantages = b_advantages[mb]
-                    if args.norm_adv:
-                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
-                    policy_loss = torch.max(-mb_advantages * ratio,
-                                            -mb_advantages * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-
-                    if args.clip_vloss:
-                        clipped = b_values[mb] + (new_values - b_values[mb]).clamp(-args.clip_coef, args.clip_coef)
-                        value_loss = 0.5 * torch.max((new_values - b_returns[mb]) ** 2,
-                                                     (clipped - b_returns[mb]) ** 2).mean()
-                    else:
-                        value_loss = 0.5 * ((new_values - b_returns[mb]) ** 2).mean()
-                    entropy = pi.entropy().mean()
-                    loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
+                    losses = ppo_loss(pi.log_prob(b_actions[mb]), b_logprobs[mb], b_advantages[mb], new_values,
+                                      b_values[mb], b_returns[mb], pi.entropy(), clip_coef=args.clip_coef,
+                                      clip_vloss=args.clip_vloss, norm_adv=args.norm_adv, ent_coef=args.ent_coef,
+                                      vf_coef=args.vf_coef)
 
                 optimizer.zero_grad()
                 with timer("backward"):   # with several processes, DDP averages the gradients here
-                    loss.backward()
+                    losses.loss.backward()
                 with timer("optimizer"):
                     torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
                     optimizer.step()
-                run.add_losses(loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
-                               approx_kl=approx_kl, clipfrac=clipfrac)
+                run.add_losses(**losses._asdict())
 
         if run.end_iteration(agent.sample_actions):
             break

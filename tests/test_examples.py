@@ -76,6 +76,11 @@ def test_arguments_from_the_command_line():
     assert (args.num_envs, args.anneal_lr, args.target_score, args.game) == (16, False, 18.5, "Pong")
 
 
+def test_ppo_refuses_minibatches_of_unequal_size():
+    with pytest.raises(ValueError, match=r"--num-minibatches \(3\) must divide --num-envs x --num-steps \(2 x 5\)"):
+        load("ppo").main(["--num-envs", "2", "--num-steps", "5", "--num-minibatches", "3", "--device", "cpu"])
+
+
 def discounted_returns(rewards, dones, bootstrap, gamma):
     """sum_k gamma^k r_{t+k} + gamma^(T-t) V(x_T), cut where done, by a plain loop over each env."""
     steps, envs = rewards.shape
