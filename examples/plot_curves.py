@@ -1,0 +1,59 @@
+"""Learning curves of training runs as a PNG: each run's training return (mean of the episodes
+that ended since the previous log line) and evaluation score, against emulated frames and
+against wall-clock time, from the progress.csv and summary.json in its logdir.
+
+    python examples/plot_curves.py examples/results/ppo-breakout-cpu --out examples/results/ppo-breakout-cpu/curve.png
+
+Needs matplotlib (`pip install matplotlib`), which cule itself does not.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+
+def read_run(logdir: Path) -> tuple[dict, list[dict]]:
+    """(summary.json, progress.csv's rows with numbers as floats and empty cells as None)."""
+    summary = json.loads((logdir / "summary.json").read_text())
+    with open(logdir / "progress.csv", newline="") as f:
+        rows = [{k: float(v) if v != "" else None for k, v in row.items()} for row in csv.DictReader(f)]
+    return summary, rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("logdirs", nargs="+", type=Path, help="run directories (--logdir of the training scripts)")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
+    args = parser.parse_args()
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (by_frames, by_time) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for logdir in args.logdirs:
+        summary, rows = read_run(logdir)
+        label = f"{summary['algo']} {summary['game']} ({summary['num_envs']} envs, {summary['device']})"
+        for axis, x in ((by_frames, "frames"), (by_time, "wall_seconds")):
+            scale = 1e6 if x == "frames" else 60.0
+            train = [(r[x] / scale, r["train_return"]) for r in rows if r["train_return"] is not None]
+            evals = [(r[x] / scale, r["eval_score"]) for r in rows if r["eval_score"] is not None]
+            line, = axis.plot(*zip(*train), alpha=0.5, label=f"{label}: training return") if train else (None,)
+            if evals:
+                axis.plot(*zip(*evals), "o-", color=line.get_color() if line else None,
+                          label=f"{label}: evaluation score")
+    by_frames.set_xlabel("emulated frames (millions)")
+    by_time.set_xlabel("wall-clock minutes (evaluations included)")
+    by_frames.set_ylabel("score")
+    by_frames.legend(fontsize=7)
+    for axis in (by_frames, by_time):
+        axis.grid(alpha=0.3)
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
