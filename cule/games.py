@@ -88,20 +88,29 @@ _CATALOGUE = tuple(
     for index, facts in enumerate(_cpu.game_catalogue()))
 
 GAMES: dict[str, Game] = {g.id: g for g in _CATALOGUE}
-_BY_NAME = {g.name: g for g in _CATALOGUE}
+
+
+def _folded(name: str) -> str:
+    """A game's name without case or underscores: "PONG", "ms_pacman" and "MsPacman" alike."""
+    return name.lower().replace("_", "")
+
+
+_BY_FOLDED_NAME = {_folded(n): g for g in _CATALOGUE for n in (g.id, g.name)}
 
 # ROMs ale-py 0.12.1 ships but has no game settings for: its loadROM exits the process. Their
 # rules (reward, end of game) are nowhere defined, so cule refuses them rather than guess.
 WITHOUT_ALE_SETTINGS = {"combat": "Combat", "joust": "Joust", "maze_craze": "MazeCraze", "warlords": "Warlords"}
+_WITHOUT_SETTINGS_FOLDED = {_folded(n): game_id for game_id in WITHOUT_ALE_SETTINGS for n in (game_id, WITHOUT_ALE_SETTINGS[game_id])}
 
 
 def get_game(name: str) -> Game:
-    """Looks a game up by ALE id ("ms_pacman"), v5 name ("MsPacman") or env id ("ALE/MsPacman-v5")."""
-    key = name
-    if isinstance(key, str) and "/" in key:
-        key = key.split("/", 1)[1].split("-v", 1)[0]
-    game = GAMES.get(key) or _BY_NAME.get(key)
-    unsupported = key if key in WITHOUT_ALE_SETTINGS else {v: k for k, v in WITHOUT_ALE_SETTINGS.items()}.get(key)
+    """Looks a game up by ALE id ("ms_pacman"), v5 name ("MsPacman") or env id ("ALE/MsPacman-v5"),
+    in any case ("MSPACMAN")."""
+    if not isinstance(name, str):
+        raise ValueError(f"a game is named by a string, got {type(name).__name__} {name!r}")
+    key = name.split("/", 1)[1].split("-v", 1)[0] if "/" in name else name
+    game = _BY_FOLDED_NAME.get(_folded(key))
+    unsupported = _WITHOUT_SETTINGS_FOLDED.get(_folded(key))
     if unsupported:
         raise ValueError(f"ale-py 0.12.1 ships a ROM for {unsupported!r} but has no game settings for it (no "
                          "reward, end of game or action set), and neither has cule")

@@ -72,6 +72,18 @@ def test_minimal_action_set():
 def test_unknown_game_names_the_value_and_the_choices():
     with pytest.raises(ValueError, match=r"'Pongg'.*pong"):
         CuleEnv("Pongg")
+    with pytest.raises(ValueError, match=r"a game is named by a string, got int 3"):
+        CuleEnv(3)
+
+
+@pytest.mark.parametrize("name", ["ms_pacman", "MsPacman", "ALE/MsPacman-v5", "MSPACMAN", "mspacman", "Ms_Pacman"])
+def test_game_names_in_any_case(name):
+    assert get_game(name).id == "ms_pacman"
+
+
+def test_roms_without_settings_are_refused_in_any_case():
+    with pytest.raises(ValueError, match=r"ships a ROM for 'maze_craze' but has no game settings"):
+        get_game("MAZECRAZE")
 
 
 @pytest.mark.parametrize("n", [0, -4, 2.5, True])
