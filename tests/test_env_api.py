@@ -394,3 +394,11 @@ def test_threads_give_the_same_bytes(split_render):
     for step, (x, y) in enumerate(zip(a, b)):
         assert all(torch.equal(u, v) for u, v in zip(x, y)), f"step {step}"
     assert torch.equal(states_a, states_b)
+
+
+def test_no_two_games_share_a_name_in_any_case():
+    from cule.games import _CATALOGUE, _folded
+    owners = {}
+    for game in _CATALOGUE:
+        for name in (game.id, game.name):
+            assert owners.setdefault(_folded(name), game.id) == game.id, f"{name!r} folds onto {owners[_folded(name)]!r}"
