@@ -5,28 +5,14 @@ buffer's contents, PPO's clipped objective and value clipping. Plain Python loop
 float64 tensors with fixed seeds, and small cases whose numbers are written out by hand."""
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 import types
-from pathlib import Path
 
 import pytest
 import torch
 from torch.testing import assert_close
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-sys.path.insert(0, str(EXAMPLES))   # the scripts `import common`, as they do when run from examples/
-
-
-def load(name: str):
-    """examples/<name>.py as a module (examples/ is not a package), as tests/test_examples.py loads them."""
-    spec = importlib.util.spec_from_file_location(f"examples_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # dataclasses and inspect look their module up here
-    spec.loader.exec_module(module)
-    return module
-
+from _examples import load
 
 ppo, a2c_vtrace, dqn = load("ppo"), load("a2c_vtrace"), load("dqn")
 F64 = torch.float64

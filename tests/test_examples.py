@@ -3,29 +3,16 @@ settings: a few updates each, finite losses, every parameter changed, the logs w
 return computations against direct formulas; and two processes under torchrun (gloo) ending with
 the same weights."""
 import csv
-import importlib.util
 import json
 import math
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import torch
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-sys.path.insert(0, str(EXAMPLES))   # the scripts `import common`, as they do when run from examples/
-
-
-def load(name: str):
-    """examples/<name>.py as a module (examples/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(f"examples_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # dataclasses and inspect look their module up here
-    spec.loader.exec_module(module)
-    return module
-
+from _examples import EXAMPLES, load
 
 # Pong on the CPU; evaluations of 2 envs cut at 400 frames (100 steps).
 TINY = ["--game", "Pong", "--device", "cpu", "--seed", "0", "--eval-device", "cpu", "--eval-envs", "2",
