@@ -5,9 +5,10 @@ cores, one run.
 v5 settings, as `gymnasium.make_vec("ALE/Pong-v5")` gives them (cule.registration's): frameskip
 4, sticky actions 0.25, up to 30 no-op starts, FIRE at reset, 84 x 84 grey frames shrunk with
 INTER_AREA, max-pooled over the last two frames, stacks of 4, rewards clipped, episodes of up to
-108,000 frames, minimal action sets; random actions (the same for every engine) and autoresets. Raw frames = steps x envs x 4. For each game, env
-count and thread count the engines take turns, `--rounds` rounds of `--seconds` each after a
-warm-up; the best round of each counts (the least disturbed by other work on the machine).
+108,000 frames, minimal action sets; random actions (the same for every engine) and autoresets.
+Raw frames = steps x envs x 4. For each game, env count and thread count the engines take turns,
+`--rounds` rounds of `--seconds` each after a warm-up; the best round of each counts (the least
+disturbed by other work on the machine).
 
 `--instructions` adds cule's instructions per raw frame, counted by valgrind's callgrind (the
 difference between two runs of different lengths, so that start-up and the reset pool cancel):

@@ -100,7 +100,8 @@ _BY_FOLDED_NAME = {_folded(n): g for g in _CATALOGUE for n in (g.id, g.name)}
 # ROMs ale-py 0.12.1 ships but has no game settings for: its loadROM exits the process. Their
 # rules (reward, end of game) are nowhere defined, so cule refuses them rather than guess.
 WITHOUT_ALE_SETTINGS = {"combat": "Combat", "joust": "Joust", "maze_craze": "MazeCraze", "warlords": "Warlords"}
-_WITHOUT_SETTINGS_FOLDED = {_folded(n): game_id for game_id in WITHOUT_ALE_SETTINGS for n in (game_id, WITHOUT_ALE_SETTINGS[game_id])}
+_WITHOUT_SETTINGS_FOLDED = {_folded(n): game_id for game_id, name in WITHOUT_ALE_SETTINGS.items()
+                            for n in (game_id, name)}
 
 
 def get_game(name: str) -> Game:

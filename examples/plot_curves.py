@@ -39,10 +39,11 @@ def main() -> None:
             scale = 1e6 if x == "frames" else 60.0
             train = [(r[x] / scale, r["train_return"]) for r in rows if r["train_return"] is not None]
             evals = [(r[x] / scale, r["eval_score"]) for r in rows if r["eval_score"] is not None]
-            line, = axis.plot(*zip(*train), alpha=0.5, label=f"{label}: training return") if train else (None,)
+            colour = None
+            if train:
+                colour = axis.plot(*zip(*train), alpha=0.5, label=f"{label}: training return")[0].get_color()
             if evals:
-                axis.plot(*zip(*evals), "o-", color=line.get_color() if line else None,
-                          label=f"{label}: evaluation score")
+                axis.plot(*zip(*evals), "o-", color=colour, label=f"{label}: evaluation score")
     by_frames.set_xlabel("emulated frames (millions)")
     by_time.set_xlabel("wall-clock minutes (evaluations included)")
     by_frames.set_ylabel("score")

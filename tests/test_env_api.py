@@ -401,4 +401,5 @@ def test_no_two_games_share_a_name_in_any_case():
     owners = {}
     for game in _CATALOGUE:
         for name in (game.id, game.name):
-            assert owners.setdefault(_folded(name), game.id) == game.id, f"{name!r} folds onto {owners[_folded(name)]!r}"
+            owner = owners.setdefault(_folded(name), game.id)
+            assert owner == game.id, f"{name!r} folds onto {owner!r}'s name"
