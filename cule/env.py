@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
-from .backends import SCREEN_WIDTH, CpuBackend, StepSettings
+from .backends import SCREEN_WIDTH, CpuBackend, ObservationSettings, StepSettings
 from .games import Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
@@ -101,7 +101,7 @@ def _after_reset(method):
     read (a gymnasium ResetNeeded error says so)."""
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
-        if not self._recent:
+        if not self._started:
             raise gymnasium.error.ResetNeeded(f"call reset() before {method.__name__}()")
         return method(self, *args, **kwargs)
     return checked
@@ -164,7 +164,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.difficulty = self.game.default_difficulty if difficulty is None else difficulty
 
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
-        self._action_ids = np.asarray(self.action_set, dtype=np.uint8)
+        self._action_table = np.asarray(self.action_set, dtype=np.uint8)   # action index -> ALE's id
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if obs_type == "ram":
             frame_shape = (128,)
@@ -198,14 +198,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                                 bool(life_loss_info))
         threads = min(self.num_envs, os.cpu_count() or 1) if num_threads is None else \
             _check_positive_int("num_threads", num_threads)
+        observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
+                                           self.stack_num, self.maxpool)
         pool = np.stack(pool)
         if self.backend == "cpu":
-            self._backend = CpuBackend(self.game, self._spec, pool, settings, threads, maxpool=self.maxpool)
+            self._backend = CpuBackend(self.game, self._spec, pool, settings, observations, threads)
         else:
             from .backends.cuda import CudaBackend, GpuKernels, HostKernels
             kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
-            self._backend = CudaBackend(self.game, self._spec, pool, settings, kernels)
-        self._action_ids_on_device = torch.from_numpy(self._action_ids).to(self.device)
+            self._backend = CudaBackend(self.game, self._spec, pool, settings, observations, kernels)
+        self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`
         # (no env steps while it is set) and is raised at a later step, once its result has reached
@@ -213,9 +215,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._check_actions_on_device = self._backend.asynchronous
         self._action_error = torch.zeros(1, dtype=torch.uint8, device=self.device)
         self._pending_checks: list[tuple[torch.Tensor, Any]] = []
-        # The last stack_num frames, oldest first; never handed out when stack_num > 1.
-        self._recent: list[torch.Tensor] = []
-        self._pooled = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)   # newest frames max-pooled
+        self._started = False   # by the first reset()
         # A cule.profiling.PhaseTimer, or None: step() then times "emulation" and "rendering".
         self.phase_timer = None
 
@@ -230,20 +230,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         (frame numbers restart); without one the episode restarts on the same console."""
         self._raise_failed_action_checks()
         mask = self._reset_mask(options)
-        if not self._recent and not mask.all():
+        if not self._started and not mask.all():
             raise ValueError("the first reset() must reset every environment (no reset_mask)")
-        fresh = seed is not None or not self._recent
+        fresh = seed is not None or not self._started
         on_device = torch.from_numpy(mask).to(self.device)
         if fresh:
             self._backend.seed(self._seed_keys(seed, mask), on_device)
         self._backend.reset(on_device, not fresh)
-        self._pooled &= ~on_device   # the others' frames are observed again as they were
-        frame = self._observe_frame()
-        if not self._recent:
-            self._recent = [torch.zeros_like(frame) for _ in range(self.stack_num - 1)] + [frame]
-        else:
-            self._restart_stacks(on_device, frame)
-        return self._observation(), self._info()
+        observation = self._backend.restart_stacks(on_device)
+        self._started = True
+        return observation, self._info()
 
     @_one_thread_at_a_time
     @_after_reset
@@ -254,28 +250,24 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         episode ended). Actions given as a tensor on the GPU are checked there: a step with one
         out of range runs no env, and a later step() raises the ValueError (reset() then)."""
         self._raise_failed_action_checks()
-        ids = self._action_ids_on_device[self._check_actions(actions)]
-        restarting = self._backend.pending_resets()   # NextStep: these start a new episode in this step
+        ids = self._action_ids(actions)
         with self._phase("emulation"):
             rewards, terminated, truncated = self._backend.step(ids, self._action_error)
         with self._phase("rendering"):
-            self._pooled = ~restarting if self.maxpool else torch.zeros_like(restarting)
-            self._recent = self._recent[1:] + [self._observe_frame()]
-            self._restart_stacks(restarting, self._recent[-1])
+            observation = self._backend.advance_stacks()
         if self.reward_clipping:
-            rewards = rewards.clamp(-1, 1)
+            rewards.clamp_(-1, 1)   # a fresh tensor: ours to change
         info = self._info()
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             over = self._backend.pending_resets()
             # The CUDA backend does not wait to learn whether an episode ended: it always resets
             # the ended ones (a masked kernel) and always gives final_obs.
             if self._backend.asynchronous or over.any():
-                info["final_obs"] = self._observation()
+                info["final_obs"] = observation
                 self._backend.reset(over, True)
-                self._pooled &= ~over
-                self._restart_stacks(over, self._observe_frame())
+                observation = self._backend.restart_stacks(over)
                 info.update(self._info())
-        return self._observation(), rewards, terminated, truncated, info
+        return observation, rewards, terminated, truncated, info
 
     @_one_thread_at_a_time
     @_after_reset
@@ -445,26 +437,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                                  f"{type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}")
         return mask
 
-    def _restart_stacks(self, envs: torch.Tensor, frame: torch.Tensor) -> None:
-        """The stacks of `envs` (a bool mask) start over, as AtariVectorEnv's do: zeros, then
-        `frame`, the current frame of every environment (the others' is unchanged). Older frames
-        are never handed out, so they are cleared in place; the newest may have been, so it is
-        replaced. Masked writes, so that a GPU never waits on the mask."""
-        if len(self._recent) > 1:
-            if self.device.type == "cpu":   # on this thread (see _observation)
-                rows = envs.numpy()
-                if rows.any():
-                    for older in self._recent[:-1]:
-                        older.numpy()[rows] = 0
-            else:
-                where = envs.view(-1, *([1] * (frame.dim() - 1)))
-                for older in self._recent[:-1]:
-                    older.masked_fill_(where, 0)
-        self._recent[-1] = frame
-
-    def _check_actions(self, actions) -> torch.Tensor:
-        """Action indices as an int64 tensor on the env's device, checked for shape, type and
-        range (the range on the device, later, for tensors already there: see step)."""
+    def _action_ids(self, actions) -> torch.Tensor:
+        """ALE's action ids (uint8, on the env's device) for `actions`, action indices checked for
+        shape, type and range (the range on the device, later, for tensors already there: see step)."""
         if isinstance(actions, torch.Tensor):
             a = actions.detach()
             if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
@@ -473,17 +448,17 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             a = np.asarray(actions)
             if a.dtype.kind not in "iu" or a.dtype == np.uint64:
                 raise ValueError(f"actions must be integers, got dtype {a.dtype}")
-            a = torch.from_numpy(a.astype(np.int64))
         if tuple(a.shape) != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
-        on_device = isinstance(actions, torch.Tensor) and a.device == self.device and self._check_actions_on_device
-        a = a.to(self.device, torch.int64)
         n = len(self.action_set)
+        if not (isinstance(a, torch.Tensor) and a.device == self.device and self._check_actions_on_device):
+            # On the host, with numpy: a few microseconds a step where torch's operations took tens.
+            host = a.cpu().numpy() if isinstance(a, torch.Tensor) else a
+            if host.min() < 0 or host.max() >= n:
+                raise ValueError(self._action_range_message(host[(host < 0) | (host >= n)][0].item()))
+            return torch.from_numpy(self._action_table[host]).to(self.device)
+        a = a.to(torch.int64)
         bad = (a < 0) | (a >= n)
-        if not on_device:
-            if bad.any():
-                raise ValueError(self._action_range_message(a[bad][0].item()))
-            return a
         # The first bad action (if any) and the sticky error flag, copied to the host behind an
         # event; the ids stay in the table's range, and the step kernel skips while the flag is set.
         self._action_error |= bad.any()
@@ -496,7 +471,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             event = torch.cuda.Event()
             event.record(torch.cuda.current_stream(self.device))
         self._pending_checks.append((host, event))
-        return a.clamp(0, n - 1)
+        return self._action_table_on_device[a.clamp(0, n - 1)]
 
     def _raise_failed_action_checks(self) -> None:
         """Raises for the first failed range check whose result has reached the host."""
@@ -519,21 +494,6 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _phase(self, name: str):
         return self.phase_timer(name) if self.phase_timer is not None else contextlib.nullcontext()
-
-    def _observation(self) -> torch.Tensor:
-        """(N, stack_num, ...) from the recent frames: a fresh tensor, the caller's to keep."""
-        if self.stack_num == 1:
-            return self._recent[0].unsqueeze(1)   # a fresh frame: no copy needed
-        if self.device.type == "cpu":
-            # numpy copies on this thread, where torch would wake its thread team every step, whose
-            # spinning then takes cores from the backend's threads (benchmarks/threads.py).
-            return torch.from_numpy(np.stack([frame.numpy() for frame in self._recent], axis=1))
-        return torch.stack(self._recent, dim=1)
-
-    def _observe_frame(self) -> torch.Tensor:
-        if self.obs_type == "ram":
-            return self._backend.ram()
-        return self._backend.observe(self.grayscale, self._pooled, self.img_height, self.img_width)
 
     def _info(self) -> dict:
         info = self._backend.info()

@@ -1,17 +1,22 @@
 """The two engines behind CuleEnv, with one interface: per-environment state lives on the
 backend's device, and every call takes and returns torch tensors there. (The CUDA backend's
 kernels run on a GPU, or on the host for testing: cuda.py.) Both are built from the game, its
-GameSpec (the ROM and what states must be), the reset pool (states as get_states gives them)
-and the StepSettings, then what runs them:
+GameSpec (the ROM and what states must be), the reset pool (states as get_states gives them),
+the StepSettings and the ObservationSettings, then what runs them:
 
-    CpuBackend(game, spec, pool, settings, num_threads, maxpool)
-    CudaBackend(game, spec, pool, settings, kernels)   kernels: GpuKernels or HostKernels
+    CpuBackend(game, spec, pool, settings, observations, num_threads)
+    CudaBackend(game, spec, pool, settings, observations, kernels)   kernels: GpuKernels or HostKernels
 
     seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
     reset(mask, same_console)     new episodes from the reset pool in the masked envs
     step(actions, skip)           ALE action ids (uint8) -> rewards int32, terminated, truncated bool;
                                   no env steps where the one-byte `skip` is set (rewards 0, flags off)
-    observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8
+    advance_stacks()              after a step: each env's newest observation onto its stack,
+                                  max-pooled unless its episode restarted in the step (its stack
+                                  then restarts: zeros, then the frame); the stacks (N, stack_num, ...)
+    restart_stacks(mask)          after a reset: the masked envs' stacks restart, the others'
+                                  newest observation is taken again; the stacks
+    observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8 (for render)
     pending_resets()              the envs whose next step starts a new episode (bool)
     ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)
     device, asynchronous          where the tensors live; whether the host never waits for a step
@@ -43,6 +48,26 @@ class StepSettings:
     def legal_action_mask(self) -> int:
         return sum(1 << a for a in self.legal_actions)
 
+
+@dataclass(frozen=True)
+class ObservationSettings:
+    """What an observation is: a stack of the last stack_num frames (grey or RGB, height x width,
+    max-pooled over a step's last two frames where maxpool is set) or RAMs."""
+
+    ram: bool
+    grey: bool
+    height: int
+    width: int
+    stack_num: int
+    maxpool: bool
+
+    @property
+    def frame_shape(self) -> tuple[int, ...]:
+        if self.ram:
+            return (128,)
+        return (self.height, self.width) + (() if self.grey else (3,))
+
+
 from .cpu import CpuBackend  # noqa: E402  (after the constants it imports)
 
-__all__ = ["CpuBackend", "StepSettings"]
+__all__ = ["CpuBackend", "ObservationSettings", "StepSettings"]

@@ -6,15 +6,15 @@ import torch
 
 from .. import _cpu
 from ..games import Game
-from . import SCREEN_WIDTH, StepSettings
+from . import SCREEN_WIDTH, ObservationSettings, StepSettings
 
 
 class CpuBackend:
     device = torch.device("cpu")
     asynchronous = False   # every call's results are on the host when it returns
 
-    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings, num_threads: int,
-                 maxpool: bool = True):
+    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings,
+                 observations: ObservationSettings, num_threads: int):
         self.num_envs = settings.num_envs
         self._screen_height = game.screen_height
         s = settings
@@ -22,9 +22,12 @@ class CpuBackend:
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
                                 s.episodic_life, s.life_loss_info, num_threads)
         self._vec.set_pool(pool)
+        o = observations
+        self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool)
+        self._stack_shape = (self.num_envs, o.stack_num, *o.frame_shape)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
         # something needs it: kernels/env/env.h, LastStep).
-        self._vec.last_frame_only = not maxpool
+        self._vec.last_frame_only = not o.maxpool
 
     @property
     def split_render(self) -> bool:
@@ -56,6 +59,16 @@ class CpuBackend:
         if not skip.item():
             self._vec.step(actions.numpy(), rewards, terminated, truncated)
         return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
+
+    def advance_stacks(self) -> torch.Tensor:
+        out = np.empty(self._stack_shape, dtype=np.uint8)
+        self._vec.advance_stacks(out)
+        return torch.from_numpy(out)
+
+    def restart_stacks(self, mask: torch.Tensor) -> torch.Tensor:
+        out = np.empty(self._stack_shape, dtype=np.uint8)
+        self._vec.restart_stacks(_bytes(mask), out)
+        return torch.from_numpy(out)
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = np.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=np.uint8)

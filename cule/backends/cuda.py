@@ -24,7 +24,7 @@ import torch
 from .. import _cpu
 from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
-from . import SCREEN_WIDTH, StepSettings
+from . import SCREEN_WIDTH, ObservationSettings, StepSettings
 
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
@@ -144,7 +144,7 @@ class HostKernels:
 
 class CudaBackend:
     def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings,
-                 kernels: GpuKernels | HostKernels):
+                 observations: ObservationSettings, kernels: GpuKernels | HostKernels):
         self._kernels = kernels
         self.device = kernels.device
         self.asynchronous = kernels.asynchronous
@@ -172,6 +172,13 @@ class CudaBackend:
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
         self.split_render = True
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
+        self._observations = observations
+        # The stacks: the last stack_num observations, oldest first, never handed out (only
+        # copies of them are). Masked writes, so that the host never waits on a mask.
+        self._recent = [torch.zeros((n, *observations.frame_shape), dtype=torch.uint8, device=self.device)
+                        for _ in range(observations.stack_num)]
+        self._pooled = torch.zeros(n, dtype=torch.bool, device=self.device)      # newest observation max-pooled
+        self._restarted = torch.zeros(n, dtype=torch.bool, device=self.device)   # last step began an episode
 
     # ---- the interface of cule.backends ------------------------------------------------------
 
@@ -202,6 +209,7 @@ class CudaBackend:
         terminated = torch.empty(n, dtype=torch.bool, device=self.device)
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
         skip, actions = self._u8(skip), self._u8(actions)
+        self._restarted = self._needs_reset.bool()
         if not self.split_render:
             self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
                          rewards, terminated, truncated, np.int32(n))
@@ -213,6 +221,18 @@ class CudaBackend:
         self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,
                      np.int32(n))
         return rewards, terminated, truncated
+
+    def advance_stacks(self) -> torch.Tensor:
+        self._pooled = ~self._restarted if self._observations.maxpool else torch.zeros_like(self._restarted)
+        self._recent = self._recent[1:] + [self._observe_newest()]
+        self._clear_older(self._restarted)
+        return torch.stack(self._recent, dim=1)
+
+    def restart_stacks(self, mask: torch.Tensor) -> torch.Tensor:
+        self._pooled &= ~mask
+        self._recent[-1] = self._observe_newest()   # the newest frame may have been handed out: a new one
+        self._clear_older(mask)
+        return torch.stack(self._recent, dim=1)
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
@@ -260,6 +280,17 @@ class CudaBackend:
         return self._jobs[:, self._layout["render_job_redo"]].bool()
 
     # ---- helpers -----------------------------------------------------------------------------
+
+    def _observe_newest(self) -> torch.Tensor:
+        o = self._observations
+        return self.ram() if o.ram else self.observe(o.grey, self._pooled, o.height, o.width)
+
+    def _clear_older(self, envs: torch.Tensor) -> None:
+        """Zeros in the older frames of the masked envs' stacks, written in place: they are never
+        handed out."""
+        where = envs.view(-1, *([1] * len(self._observations.frame_shape)))
+        for older in self._recent[:-1]:
+            older.masked_fill_(where, 0)
 
     def _check(self, states: torch.Tensor, what: str) -> None:
         """Refuses states that are not of this game or have a field out of range (the CPU backend's

@@ -72,6 +72,10 @@ PYBIND11_MODULE(_cpu, m) {
         .def("step", &VecEnv::step)
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)
+        .def("set_stacks", &VecEnv::set_stacks, py::arg("ram"), py::arg("grey"), py::arg("height"), py::arg("width"),
+             py::arg("depth"), py::arg("maxpool"))
+        .def("advance_stacks", &VecEnv::advance_stacks)
+        .def("restart_stacks", &VecEnv::restart_stacks)
         .def("pending_resets", &VecEnv::pending_resets)
         .def("set_ram", &VecEnv::set_ram)
         .def("ram", &VecEnv::ram)

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,7 +68,8 @@ class VecEnv {
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
            i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
         : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * spec_.screen_bytes()),
-          rng_(num_envs), needs_reset_(num_envs, 0), short_frames_(num_envs, 0), threads_(num_threads) {
+          rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), short_frames_(num_envs, 0),
+          threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
         cfg_.game = spec_.game;
         cfg_.wiring = spec_.wiring;
@@ -130,6 +132,7 @@ class VecEnv {
         if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             StepResult s;
+            restarted_[i] = needs_reset_[i];
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
@@ -177,40 +180,65 @@ class VecEnv {
     // where `maxpool` is set, the channel-wise maximum of the last two frames.
     void observe(py::array_t<u8, py::array::c_style>& out, bool grey,
                  const py::array_t<u8, py::array::c_style>& maxpool, i32 height, i32 width) {
-        const i32 source_height = spec_.display.height;
-        if (height < 1 || height > source_height || width < 1 || width > SCREEN_WIDTH)
-            throw std::invalid_argument("observations can be 1.." + std::to_string(source_height) + " x 1.." +
-                                        std::to_string(SCREEN_WIDTH) + " pixels, got " + std::to_string(height) +
-                                        " x " + std::to_string(width));
-        const bool resize = height != source_height || width != SCREEN_WIDTH;
-        AreaAxis ys, xs;
-        if (resize) {   // the weights only where frames shrink: the full-size path stays lean
-            area_axis(source_height, height, ys);
-            area_axis(SCREEN_WIDTH, width, xs);
-        }
-        const ObserveConfig cfg = {height, width, (u8)grey, &ys, &xs};
-        const i32 channels = observe_channels(cfg), frame_bytes = height * width * channels;
-        check_length(out.size() / frame_bytes, "observation buffer");
+        const Observer observer(spec_.display.height, grey, height, width);
+        check_length(out.size() / observer.frame_bytes, "observation buffer");
         check_length(maxpool.size(), "maxpool mask");
         u8* o = out.mutable_data();
         const u8* pool = maxpool.data();
-        const bool pal = spec_.display.pal;
-        const i32 pixels = frame_pixels();
-        const RowWeights row_weights = resize && !(ys.block && xs.block) ? RowWeights(xs, width) : RowWeights();
-        if (scratch_.size() < (size_t)threads_.size()) scratch_.resize(threads_.size());
+        make_scratch();
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
-            if (pool[i]) draw_left_behind(i);
-            u8* dst = o + (size_t)i * frame_bytes;
-            const Console& c = machines_[i].console;
-            const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
-            if (!resize) return full_frame(grey, pool[i], frame, previous, pal, pixels, dst);
-            if (row_weights.width)   // observe_element's area case, a whole frame at once
-                return shrink_frame(grey, pool[i], frame, previous, pal, source_height, ys, height, row_weights,
-                                    scratch_[thread], dst);
-            for (i32 y = 0; y < height; ++y)   // whole scales: block sums
-                for (i32 x = 0; x < width; ++x)
-                    for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool[i], cfg, y, x, k);
+            observe_env(i, pool[i], observer, scratch_[thread], o + (size_t)i * observer.frame_bytes);
+        });
+    }
+
+    // The observations CuleEnv hands out: each env's last `depth` frames (observed as `observe`
+    // does, max-pooled where `maxpool` is set), or RAMs, oldest first.
+    void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool) {
+        if (depth < 1) throw std::invalid_argument("stacks need at least one frame, got " + std::to_string(depth));
+        stacks_.observer = ram ? nullptr : std::make_unique<Observer>(spec_.display.height, grey, height, width);
+        stacks_.frame_bytes = ram ? 128 : stacks_.observer->frame_bytes;
+        stacks_.depth = depth;
+        stacks_.maxpool = maxpool;
+        stacks_.newest = 0;
+        // One frame needs no ring: it is observed straight into the caller's array.
+        stacks_.ring.assign(depth > 1 ? (size_t)n_ * depth * stacks_.frame_bytes : 0, 0);
+        stacks_.pooled.assign(n_, 0);
+    }
+
+    // After a step: each env's newest frame onto its stack, max-pooled unless its episode
+    // restarted in the step (then its stack restarts too: zeros, then the frame); the stacks
+    // into `out`, (N, depth, frame...).
+    void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
+        Stacks& s = stacks_;
+        if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
+        check_length(out.size() / ((size_t)s.depth * s.frame_bytes), "observation buffer");
+        u8* o = out.mutable_data();
+        const i32 newest = (s.newest + 1) % s.depth;
+        make_scratch();
+        py::gil_scoped_release release;
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
+            s.pooled[i] = s.maxpool && !restarted_[i];
+            stack_frame(i, newest, restarted_[i], thread, o + (size_t)i * s.depth * s.frame_bytes);
+        });
+        s.newest = newest;
+    }
+
+    // After a reset: the masked envs' stacks restart, zeros then their current frame; every
+    // other env's newest frame is observed again as it was (a state set since shows). The
+    // stacks into `out`.
+    void restart_stacks(const py::array_t<u8, py::array::c_style>& mask, py::array_t<u8, py::array::c_style>& out) {
+        Stacks& s = stacks_;
+        if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
+        check_length(mask.size(), "restart mask");
+        check_length(out.size() / ((size_t)s.depth * s.frame_bytes), "observation buffer");
+        const u8* m = mask.data();
+        u8* o = out.mutable_data();
+        make_scratch();
+        py::gil_scoped_release release;
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
+            if (m[i]) s.pooled[i] = 0;
+            stack_frame(i, s.newest, m[i], thread, o + (size_t)i * s.depth * s.frame_bytes);
         });
     }
 
@@ -290,6 +318,80 @@ class VecEnv {
     }
 
   private:
+    // How frames become observations of one size: its weights worked out once.
+    struct Observer {
+        ObserveConfig cfg;   // points at ys and xs: an Observer is never copied
+        AreaAxis ys, xs;
+        bool resize;
+        RowWeights row_weights;   // the area case, a whole frame at once (else empty)
+        i32 frame_bytes;
+
+        Observer(i32 source_height, bool grey, i32 height, i32 width) {
+            if (height < 1 || height > source_height || width < 1 || width > SCREEN_WIDTH)
+                throw std::invalid_argument("observations can be 1.." + std::to_string(source_height) + " x 1.." +
+                                            std::to_string(SCREEN_WIDTH) + " pixels, got " + std::to_string(height) +
+                                            " x " + std::to_string(width));
+            resize = height != source_height || width != SCREEN_WIDTH;
+            if (resize) {   // the weights only where frames shrink: the full-size path stays lean
+                area_axis(source_height, height, ys);
+                area_axis(SCREEN_WIDTH, width, xs);
+                if (!(ys.block && xs.block)) row_weights = RowWeights(xs, width);
+            }
+            cfg = {height, width, (u8)grey, &ys, &xs};
+            frame_bytes = height * width * observe_channels(cfg);
+        }
+        Observer(const Observer&) = delete;
+        Observer& operator=(const Observer&) = delete;
+    };
+
+    // Each env's ring of its last `depth` observations; the newest slot is the same for all.
+    struct Stacks {
+        std::unique_ptr<Observer> observer;   // null: the stacks hold RAMs
+        i32 depth = 1, frame_bytes = 0, newest = 0;
+        bool maxpool = false;
+        std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1
+        std::vector<u8> pooled;   // whether each env's newest frame is max-pooled
+    };
+
+    void make_scratch() {
+        if (scratch_.size() < (size_t)threads_.size()) scratch_.resize(threads_.size());
+    }
+
+    // Env i's observation of its current frame into dst.
+    void observe_env(i32 i, bool pool, const Observer& ob, ShrinkScratch& scratch, u8* dst) {
+        if (pool) draw_left_behind(i);
+        const Console& c = machines_[i].console;
+        const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
+        const bool grey = ob.cfg.grey, pal = spec_.display.pal;
+        if (!ob.resize) return full_frame(grey, pool, frame, previous, pal, frame_pixels(), dst);
+        if (ob.row_weights.width)   // observe_element's area case, a whole frame at once
+            return shrink_frame(grey, pool, frame, previous, pal, spec_.display.height, ob.ys, ob.cfg.height,
+                                ob.row_weights, scratch, dst);
+        const i32 channels = observe_channels(ob.cfg);
+        for (i32 y = 0; y < ob.cfg.height; ++y)   // whole scales: block sums
+            for (i32 x = 0; x < ob.cfg.width; ++x)
+                for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool, ob.cfg, y, x, k);
+    }
+
+    // Env i's current frame (or RAM) into its stack's slot `newest`, the others zeroed where it
+    // restarts; the stack, oldest first, into `out`.
+    void stack_frame(i32 i, i32 newest, bool restart, i32 thread, u8* out) {
+        Stacks& s = stacks_;
+        const size_t bytes = s.frame_bytes;
+        auto observe_into = [&](u8* dst) {
+            if (!s.observer) std::memcpy(dst, machines_[i].console.riot.ram, 128);
+            else observe_env(i, s.pooled[i], *s.observer, scratch_[thread], dst);
+        };
+        if (s.depth == 1) return observe_into(out);
+        u8* ring = s.ring.data() + (size_t)i * s.depth * bytes;
+        observe_into(ring + newest * bytes);
+        for (i32 k = 1; k <= s.depth; ++k) {   // oldest first: the slot after the newest
+            const i32 slot = (newest + k) % s.depth;
+            if (restart && slot != newest) std::memset(ring + slot * bytes, 0, bytes);
+            std::memcpy(out + (size_t)(k - 1) * bytes, ring + slot * bytes, bytes);
+        }
+    }
+
     i32 frame_pixels() const { return display_pixels(spec_.display); }
     u8* screen(i32 i) { return screens_.data() + (size_t)i * spec_.screen_bytes(); }
     EnvSlot slot(i32 i) { return EnvSlot{machines_[i], screen(i), rng_[i], needs_reset_[i]}; }
@@ -311,6 +413,7 @@ class VecEnv {
     std::vector<u8> screens_;
     std::vector<EnvRng> rng_;
     std::vector<u8> needs_reset_;
+    std::vector<u8> restarted_;      // whether each env's last step started a new episode
     std::vector<u8> short_frames_;   // env_step's prediction: the next step draws every frame at once
     std::vector<Machine> pool_;
     std::vector<u8> pool_screens_;
@@ -333,6 +436,7 @@ class VecEnv {
     };
     std::vector<ThreadJob> jobs_;
     std::vector<ShrinkScratch> scratch_;   // one per thread
+    Stacks stacks_;
 };
 
 
