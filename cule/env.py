@@ -497,7 +497,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _info(self) -> dict:
         info = self._backend.info()
-        info["env_id"] = torch.arange(self.num_envs, device=self.device)
+        info["env_id"] = torch.arange(self.num_envs, dtype=torch.int32, device=self.device)   # as AtariVectorEnv
         return info
 
 

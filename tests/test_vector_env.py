@@ -30,14 +30,16 @@ def both(game="breakout", **options):
 
 
 def assert_same_outcome(ale_out, cule_out):
-    """Rewards, terminated, truncated and every info key but final_obs equal."""
+    """Rewards, terminated, truncated and every info key but final_obs equal, of the same dtypes."""
     _, a_reward, a_term, a_trunc, a_info = ale_out
     _, c_reward, c_term, c_trunc, c_info = cule_out
-    assert np.array_equal(a_reward, c_reward.numpy())
+    assert np.array_equal(a_reward, c_reward.numpy()) and a_reward.dtype == c_reward.numpy().dtype
     assert np.array_equal(a_term, c_term.numpy()) and np.array_equal(a_trunc, c_trunc.numpy())
+    assert a_term.dtype == c_term.numpy().dtype == a_trunc.dtype == c_trunc.numpy().dtype
     assert set(a_info) == set(c_info)
     for key in set(a_info) - {"final_obs"}:
         assert np.array_equal(a_info[key], c_info[key].numpy()), key
+        assert a_info[key].dtype == c_info[key].numpy().dtype, key
 
 
 def assert_same_last_obs(a_obs, c_obs, over, previous_a_obs, maxpool=False):
