@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import collections
 import csv
 import dataclasses
 import datetime
@@ -18,6 +19,7 @@ import inspect
 import json
 import math
 import os
+import platform
 import sys
 import textwrap
 import time
@@ -25,7 +27,7 @@ import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 import torch
 import torch.distributed
@@ -43,7 +45,8 @@ Policy = Callable[[torch.Tensor], torch.Tensor]   # uint8 observations (N, 4, 84
 @dataclass
 class RunArgs:
     """The arguments every script takes; each script's Args adds its algorithm's and sets its own
-    defaults for num_envs, total_frames and the intervals."""
+    defaults for num_envs, total_frames and the intervals, and in CPU_DEFAULTS those that differ
+    where --device is a CPU."""
     game: str = "Pong"
     """the game, as cule.list_games() names it"""
     num_envs: int = 1024
@@ -75,24 +78,40 @@ class RunArgs:
     save_weights: str | None = None
     """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
 
+    # The defaults that differ on a CPU: the dataclass's are for a GPU, which runs thousands of
+    # envs for the price of a few; these fit 2 to 16 cores. A flag given on the command line wins.
+    CPU_DEFAULTS: ClassVar[dict[str, object]] = {"eval_envs": 8, "log_every": 100_000}
+
 
 def parse_args(cls: type, argv: Sequence[str] | None = None):
     """An instance of the dataclass `cls` from the command line: one --flag-name per field, its help
-    the string under the field (CleanRL's convention), booleans as --flag / --no-flag."""
+    the string under the field (CleanRL's convention), booleans as --flag / --no-flag. A field of
+    cls.CPU_DEFAULTS not given takes that default where --device is a CPU, the field's elsewhere."""
     parser = argparse.ArgumentParser(description=sys.modules[cls.__module__].__doc__,
                                      formatter_class=_HelpFormatter)
     hints, docs = typing.get_type_hints(cls), _field_docs(cls)
-    for field in dataclasses.fields(cls):
-        kind = hints[field.name]
+    fields = {field.name: field for field in dataclasses.fields(cls)}
+    for name, field in fields.items():
+        kind = hints[name]
         if isinstance(kind, types.UnionType):   # `X | None`: the flag takes an X, None is the default
             kind = next(k for k in typing.get_args(kind) if k is not type(None))
-        flag = "--" + field.name.replace("_", "-")
+        flag, default, help = "--" + name.replace("_", "-"), field.default, docs.get(name, "")
+        if name in cls.CPU_DEFAULTS:   # left out of the namespace unless given
+            help += f" (default: {_default_text(default)} on a GPU, {_default_text(cls.CPU_DEFAULTS[name])} on a CPU)"
+            default = argparse.SUPPRESS
         if kind is bool:
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default,
-                                help=docs.get(field.name))
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help)
         else:
-            parser.add_argument(flag, type=kind, default=field.default, help=docs.get(field.name))
-    return cls(**vars(parser.parse_args(argv)))
+            parser.add_argument(flag, type=kind, default=default, help=help)
+    given = vars(parser.parse_args(argv))
+    on_cpu = torch.device(given["device"]).type == "cpu"
+    for name in cls.CPU_DEFAULTS:
+        given.setdefault(name, cls.CPU_DEFAULTS[name] if on_cpu else fields[name].default)
+    return cls(**given)
+
+
+def _default_text(value) -> str:
+    return f"{value:_}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
@@ -322,7 +341,8 @@ class Run:
     `model` is the network itself (not its DistributedDataParallel wrapper): its weights are the
     ones snapshotted, compared and saved. Times: wall_seconds since the start, train_seconds the
     same less the evaluations (training is suspended while they run, as in the CuLE paper's
-    curves)."""
+    curves); phase_seconds how the training time divides between the phases the timer brackets
+    (the env's emulation and rendering, the script's inference, forward, backward, ...)."""
 
     def __init__(self, algo: str, args: RunArgs, dist: Dist, model: nn.Module, env: TrainingEnv,
                  timer: PhaseTimer, loss_names: Sequence[str]):
@@ -331,6 +351,7 @@ class Run:
         self.initial_params = _snapshot(model)
         self.updates = 0
         self.losses: list[float] = []   # process 0's: the total loss of every update, read at log lines
+        self.phase_seconds: dict[str, float] = collections.defaultdict(float)   # the timer's, over the run
         self._pending: dict[str, list[torch.Tensor]] = {name: [] for name in self.loss_names}
         self.eval_score: float | None = None
         self.eval_scores: list[float] = []
@@ -381,6 +402,7 @@ class Run:
         """Saves the weights if asked, writes summary.json (process 0), leaves the process group
         and returns the summary, with the initial and final parameters (on the CPU) for checks."""
         self._sync()
+        self._take_phase_times()
         final_params = _snapshot(self.model)
         if self.args.save_weights:
             path = Path(self.args.save_weights)
@@ -392,6 +414,7 @@ class Run:
             algo=self.algo, game=self.args.game, num_envs=self.args.num_envs, world_size=self.dist.world_size,
             seed=self.args.seed, frames=self.env.frames, updates=self.updates,
             train_seconds=self._train_seconds(), wall_seconds=time.perf_counter() - self._start,
+            phase_seconds=dict(sorted(self.phase_seconds.items(), key=lambda kv: -kv[1])),
             eval_score=self.eval_score, eval_scores=self.eval_scores, target_score=self.args.target_score,
             reached_target=self.reached_target,
             params_changed=any(not torch.equal(final_params[k], v) for k, v in self.initial_params.items()),
@@ -409,6 +432,14 @@ class Run:
         return dict(summary, losses=self.losses, initial_params=self.initial_params, final_params=final_params)
 
     # ---- helpers -------------------------------------------------------------------------------
+
+    def _take_phase_times(self) -> dict[str, float]:
+        """The timer's seconds per phase since it last restarted, added to the run's; it restarts."""
+        seconds = self.timer.seconds()
+        for phase, s in seconds.items():
+            self.phase_seconds[phase] += s
+        self.timer.reset()
+        return seconds
 
     def _sync(self) -> None:
         if self.dist.device.type == "cuda":
@@ -446,7 +477,7 @@ class Run:
     def _log(self, evaluated: bool) -> None:
         """A log line on process 0 (its host reads happen here); every process restarts its timer."""
         if not self.dist.is_main:
-            self.timer.reset()
+            self._take_phase_times()
             return
         frames, train_seconds = self.env.frames, self._train_seconds()
         interval_seconds = train_seconds - self._last[1]
@@ -469,11 +500,11 @@ class Run:
                 if value is not None and name not in ("frames", "wall_seconds", "updates"):
                     group = "losses" if name in self.loss_names else "charts"
                     self._tensorboard.add_scalar(f"{group}/{name}", value, frames)
-        untimed = interval_seconds - sum(self.timer.seconds().values())
+        report = self.timer.report()
+        untimed = interval_seconds - sum(self._take_phase_times().values())
         line = (f"frames {frames:,} | train {train_seconds:.1f}s | {fps:,.0f} fps | updates {self.updates:,} | "
                 f"return {_fmt(train_return)} | eval {_fmt(eval_score)} | loss {_fmt(losses['loss'])}\n"
-                f"    time: {self.timer.report()} | not in a phase: {max(untimed, 0):.2f}s of {interval_seconds:.2f}s")
-        self.timer.reset()
+                f"    time: {report} | not in a phase: {max(untimed, 0):.2f}s of {interval_seconds:.2f}s")
         if self._progress is not None:
             self._progress.update(frames - self._progress.n)
             self._progress.write(line)
@@ -494,4 +525,18 @@ def _fmt(value: float | None) -> str:
 
 
 def _device_name(device: torch.device) -> str:
-    return torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({os.cpu_count()} cores)"
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return f"{_cpu_model()} ({os.cpu_count()} cores)"
+
+
+def _cpu_model() -> str:
+    """The CPU's name as the OS gives it ("Intel(R) Xeon(R) Processor"), else "cpu"."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"

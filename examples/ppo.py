@@ -13,10 +13,12 @@ advantages; then update_epochs passes over it in num_minibatches shuffled miniba
     # CPU smoke run (torchrun with --device cpu uses gloo)
     python examples/ppo.py --device cpu --num-envs 8 --num-steps 16 --total-frames 20000 --eval-envs 2
 
-The defaults are starting points for one GPU, not tuned: a GPU step takes about 0.2 s for any
+The defaults on a GPU are starting points, not tuned: a GPU step takes about 0.2 s for any
 number of envs up to a few thousand, so many envs (4,096) and short rollouts (8 steps) give both
 throughput and several updates per second of emulation; minibatches of 4,096 samples, 4 epochs,
-CleanRL's learning rate and coefficients otherwise.
+CleanRL's learning rate and coefficients otherwise. On a CPU (--device cpu, or no GPU) they are
+CleanRL's ppo_atari: 8 envs x 128 steps in 4 minibatches, 4 epochs, 10 million frames; they took
+Breakout to 16.6 in 2 million frames on 2 cores (examples/README.md). --help gives both.
 """
 from __future__ import annotations
 
@@ -60,6 +62,10 @@ class Args(RunArgs):
     """value loss coefficient"""
     max_grad_norm: float = 0.5
     """gradient norm clip"""
+
+    # CleanRL's ppo_atari: 8 envs x 128 steps, 4 minibatches (examples/README.md, Results).
+    CPU_DEFAULTS = {**RunArgs.CPU_DEFAULTS, "num_envs": 8, "num_steps": 128, "num_minibatches": 4,
+                    "total_frames": 10_000_000}
 
 
 def gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor, last_value: torch.Tensor,

@@ -46,6 +46,10 @@ def test_script_trains_and_logs(script, tmp_path):
     saved = json.loads((tmp_path / "summary.json").read_text())
     assert saved["params_changed"] and saved["frames"] == 256 and saved["game"] == "Pong"
     assert len(saved["eval_scores"]) == 2 and saved["eval_score"] == sum(saved["eval_scores"]) / 2
+    # Where the training time went, over the whole run: the env's phases and the script's.
+    phases = saved["phase_seconds"]
+    assert {"emulation", "rendering", "inference", "forward", "backward", "optimizer"} <= set(phases)
+    assert all(s > 0 for s in phases.values()) and sum(phases.values()) <= saved["train_seconds"]
 
 
 def test_target_score_stops_the_run_and_is_recorded(tmp_path):
@@ -61,6 +65,21 @@ def test_arguments_from_the_command_line():
     ppo = load("ppo")
     args = ppo.common.parse_args(ppo.Args, ["--num-envs", "16", "--no-anneal-lr", "--target-score", "18.5"])
     assert (args.num_envs, args.anneal_lr, args.target_score, args.game) == (16, False, 18.5, "Pong")
+
+
+def test_defaults_follow_the_device(capsys):
+    ppo = load("ppo")
+    on_cpu = ppo.common.parse_args(ppo.Args, ["--device", "cpu"])
+    assert (on_cpu.num_envs, on_cpu.num_steps, on_cpu.num_minibatches, on_cpu.log_every) == (8, 128, 4, 100_000)
+    on_gpu = ppo.common.parse_args(ppo.Args, ["--device", "cuda:1"])   # only parsed: no GPU needed
+    assert (on_gpu.num_envs, on_gpu.num_steps, on_gpu.num_minibatches, on_gpu.log_every) == (4096, 8, 8, 500_000)
+    given = ppo.common.parse_args(ppo.Args, ["--device", "cpu", "--num-envs", "16", "--log-every", "500000"])
+    assert (given.num_envs, given.num_steps, given.log_every) == (16, 128, 500_000)   # a flag given wins
+    a2c = load("a2c_vtrace")
+    assert a2c.common.parse_args(a2c.Args, ["--device", "cpu"]).num_envs == 16
+    with pytest.raises(SystemExit):
+        ppo.common.parse_args(ppo.Args, ["--help"])
+    assert "(default: 4_096 on a GPU, 8 on a CPU)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_ppo_refuses_minibatches_of_unequal_size():
