@@ -119,8 +119,36 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     AtariVectorEnv restarts them: on the step after the one that ended them ("NextStep"), or
     within it ("SameStep", the last observation then in info["final_obs"]). Every returned
     tensor is fresh: the env never writes into a tensor it has handed out. Tensors live on the
-    env's device; on a GPU the kernels run on torch's current stream. `obs_type="ram"` observes
-    the 128 RAM bytes after each step, (N, stack_num, 128), instead of frames.
+    env's device; on a GPU the kernels run on torch's current stream.
+
+    Options (the defaults are a bare ALEInterface's; cule.atari_vector_env and the
+    cule/<Game>-v5 registrations give AtariVectorEnv's):
+      game               a name from cule.list_games(), in any case ("pong", "MsPacman"), or an
+                         ALE id ("ALE/Pong-v5")
+      num_envs           environments stepped together
+      device, backend    where they live and which engine steps them (above)
+      frameskip          frames per step, the action repeated and the rewards summed
+      repeat_action_probability  sticky actions: the chance that a frame repeats the last action
+      full_action_space  all 18 actions, else the game's minimal set
+      noop_max           episodes start after 0 .. noop_max - 1 NOOP frames (drawn per episode;
+                         a FIRE at reset counts as one)
+      grayscale, img_height, img_width  the frames: grey or RGB, shrunk as OpenCV's INTER_AREA
+      stack_num          frames per observation, oldest first; an episode's stack starts as zeros
+      maxpool            each observed frame the maximum of the step's last two (frameskip >= 2)
+      reward_clipping    rewards clipped to -1 .. 1
+      use_fire_reset     FIRE at each reset, where the action set has it
+      episodic_life      a lost life ends the episode (and restarts the game, as AtariVectorEnv)
+      life_loss_info     a lost life sets terminated; the game goes on
+      max_num_frames_per_episode  truncation after this many frames (0: none)
+      autoreset_mode     "NextStep" or "SameStep" (above)
+      mode, difficulty   the game's mode and difficulty (default: its own)
+      obs_type           "pixels", or "ram": the 128 RAM bytes after each step, (N, stack_num, 128)
+      num_threads        the CPU backend's threads (default: one per core, at most num_envs)
+      rom_path           a ROM file to read instead of ale-py's (it must be the game's: md5)
+
+    Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
+    the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
+    no-op start.
     """
 
     metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}

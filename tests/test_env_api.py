@@ -403,3 +403,11 @@ def test_no_two_games_share_a_name_in_any_case():
         for name in (game.id, game.name):
             owner = owners.setdefault(_folded(name), game.id)
             assert owner == game.id, f"{name!r} folds onto {owner!r}'s name"
+
+
+def test_every_option_is_described_in_the_class_docstring():
+    import inspect
+    options = [name for name in inspect.signature(CuleEnv.__init__).parameters if name not in ("self", "unknown")]
+    described = CuleEnv.__doc__.split("Options")[1]
+    missing = [name for name in options if not re.search(rf"\b{name}\b", described)]
+    assert not missing, f"not in CuleEnv's docstring: {missing}"
