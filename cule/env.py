@@ -23,6 +23,9 @@ from .roms import load_rom
 
 # "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
 OBS_TYPES = ("pixels", "ram")
+# What reset() and step() return: torch tensors on the env's device, or numpy arrays on the host.
+OUTPUTS = ("torch", "numpy")
+RENDER_MODES = ("rgb_array", None)   # render() gives every env's RGB frame either way
 
 
 def _default_device() -> torch.device:
@@ -145,6 +148,11 @@ class CuleEnv(gymnasium.vector.VectorEnv):
       obs_type           "pixels", or "ram": the 128 RAM bytes after each step, (N, stack_num, 128)
       num_threads        the CPU backend's threads (default: one per core, at most num_envs)
       rom_path           a ROM file to read instead of ale-py's (it must be the game's: md5)
+      output             what reset() and step() return: "torch" tensors on the env's device, or
+                         "numpy" arrays on the host (as AtariVectorEnv; gymnasium's numpy vector
+                         wrappers take them; on a GPU each step then copies to the host)
+      render_mode        "rgb_array" (or None, as gymnasium.make_vec passes it): render() gives
+                         each env's RGB frame
 
     Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
     the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
@@ -161,7 +169,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
-                 **unknown):
+                 output: str = "torch", render_mode: str | None = "rgb_array", **unknown):
         self._in_call = threading.RLock()   # _one_thread_at_a_time
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
@@ -187,7 +195,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.maxpool = bool(maxpool) and self.frameskip >= 2
         self.autoreset_mode = _check_autoreset_mode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.render_mode = "rgb_array"
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+        self.render_mode = render_mode
+        if output not in OUTPUTS:
+            raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
+        self.output = output
         self.mode = self.game.default_mode if mode is None else mode
         self.difficulty = self.game.default_difficulty if difficulty is None else difficulty
 
@@ -267,7 +280,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._backend.reset(on_device, not fresh)
         observation = self._backend.restart_stacks(on_device)
         self._started = True
-        return observation, self._info()
+        return self._output(observation, self._info())
 
     @_one_thread_at_a_time
     @_after_reset
@@ -295,18 +308,19 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 self._backend.reset(over, True)
                 observation = self._backend.restart_stacks(over)
                 info.update(self._info())
-        return observation, rewards, terminated, truncated, info
+        return self._output(observation, rewards, terminated, truncated, info)
 
     @_one_thread_at_a_time
     @_after_reset
-    def render(self, env_ids: Sequence[int] | None = None) -> np.ndarray:
-        """The current RGB frames (k, height, 160, 3) of `env_ids` (default: all), on the host;
-        height is the game's (game.screen_height: 210 for most, 250 on PAL consoles)."""
+    def render(self, env_ids: Sequence[int] | None = None) -> tuple[np.ndarray, ...]:
+        """The current RGB frames of `env_ids` (default: all), each (height, 160, 3) on the host,
+        as a tuple (gymnasium's VectorEnv.render; np.stack makes them one array); height is the
+        game's (game.screen_height: 210 for most, 250 on PAL consoles)."""
         no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
         frames = self._backend.observe(False, no_pool, self.game.screen_height, SCREEN_WIDTH)
         if env_ids is not None:
             frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
-        return frames.cpu().numpy()
+        return tuple(frames.cpu().numpy())
 
     @_one_thread_at_a_time
     @_after_reset
@@ -522,6 +536,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     def _phase(self, name: str):
         return self.phase_timer(name) if self.phase_timer is not None else contextlib.nullcontext()
+
+    def _output(self, *values):
+        """`values` (tensors, and a dict of them last) as `output` asks."""
+        if self.output == "torch":
+            return values
+
+        def host(t):
+            return t.cpu().numpy() if isinstance(t, torch.Tensor) else t
+        return (*map(host, values[:-1]), {k: host(v) for k, v in values[-1].items()})
 
     def _info(self) -> dict:
         info = self._backend.info()

@@ -322,7 +322,7 @@ def test_reading_before_reset_says_so():
         with pytest.raises(gymnasium.error.ResetNeeded, match=rf"call reset\(\) before {name}\(\)"):
             call()
     env.reset(seed=0)
-    assert env.render().shape == (2, 210, 160, 3)
+    assert np.stack(env.render()).shape == (2, 210, 160, 3)
 
 
 def test_a_call_from_a_second_thread_is_refused():

@@ -214,7 +214,8 @@ def test_render_gives_rgb_frames_of_chosen_envs():
     env = CuleEnv("pong", num_envs=3, stack_num=1)
     obs, _ = env.reset(seed=0)
     frames = env.render(env_ids=[2, 0])
-    assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
+    assert isinstance(frames, tuple) and len(frames) == 2   # gymnasium's VectorEnv.render: one frame per env
+    assert all(f.shape == (210, 160, 3) and f.dtype == np.uint8 for f in frames)
     assert np.array_equal(frames[1], obs[0, 0].numpy())
 
 

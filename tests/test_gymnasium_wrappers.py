@@ -1,0 +1,102 @@
+"""gymnasium's own vector wrappers on CuleEnv(output="numpy"), against the same wrappers on ale-py's
+AtariVectorEnv, step by step with the same actions (the settings of tests/test_vector_env.py,
+without the randomness the two cannot share). Episodes are cut at 600 frames (150 steps), so
+that the statistics wrappers see several end."""
+import gymnasium
+import numpy as np
+import pytest
+from ale_py.vector_env import AtariVectorEnv
+from gymnasium.wrappers import vector as wrappers
+
+import cule
+from cule import CuleEnv
+
+SHARED = dict(frameskip=4, repeat_action_probability=0.0, noop_max=0, use_fire_reset=False, maxpool=True,
+              img_height=84, img_width=84, grayscale=True, stack_num=4, full_action_space=False,
+              max_num_frames_per_episode=600, reward_clipping=False)
+NUM_ENVS = 4
+
+
+def both(wrap, game="space_invaders"):
+    return (wrap(AtariVectorEnv(game, NUM_ENVS, **SHARED)),
+            wrap(CuleEnv(game, NUM_ENVS, output="numpy", **SHARED)))
+
+
+def play(ale, cule_env, steps, check):
+    ale.reset(seed=0)
+    cule_env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        actions = rng.integers(0, cule_env.single_action_space.n, size=NUM_ENVS)
+        check(ale.step(actions), cule_env.step(actions))
+
+
+def test_numpy_outputs_are_atari_vector_envs_types():
+    ale, env = both(lambda e: e)
+    for a, c in zip(ale.reset(seed=0), env.reset(seed=0)):
+        assert type(a) is type(c)
+    a_out, c_out = ale.step(np.zeros(NUM_ENVS, np.int64)), env.step(np.zeros(NUM_ENVS, np.int64))
+    for a, c in zip(a_out[:4], c_out[:4]):
+        assert isinstance(c, np.ndarray) and (c.dtype, c.shape) == (a.dtype, a.shape)
+    assert {k: (v.dtype, v.shape) for k, v in a_out[4].items()} == {k: (v.dtype, v.shape) for k, v in c_out[4].items()}
+
+
+def test_record_episode_statistics():
+    ale, env = both(wrappers.RecordEpisodeStatistics)
+    ended = []
+
+    def check(a, c):
+        assert np.array_equal(a[1], c[1])
+        assert ("episode" in a[4]) == ("episode" in c[4])
+        if "episode" in c[4]:
+            assert np.array_equal(a[4]["_episode"], c[4]["_episode"])
+            for key in ("r", "l"):
+                assert np.array_equal(a[4]["episode"][key], c[4]["episode"][key]), key
+            ended.append(c[4]["_episode"].sum())
+    play(ale, env, 400, check)
+    assert sum(ended) >= NUM_ENVS * 2   # every env ended two episodes, at the frame cap
+    assert list(env.return_queue) == list(ale.return_queue) and list(env.length_queue) == list(ale.length_queue)
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda e: wrappers.NormalizeReward(e),
+    lambda e: wrappers.ClipReward(e, -1, 1),
+    lambda e: wrappers.TransformReward(e, lambda r: r * 0.5 + 1),
+], ids=["NormalizeReward", "ClipReward", "TransformReward"])
+def test_reward_wrappers(wrap):
+    ale, env = both(wrap)
+    rewarded = []
+
+    def check(a, c):
+        assert np.allclose(a[1], c[1], rtol=0, atol=1e-6)
+        rewarded.append(np.count_nonzero(a[1]))
+    play(ale, env, 300, check)
+    assert sum(rewarded) > 0
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda e: wrappers.NormalizeObservation(e),
+    lambda e: wrappers.TransformObservation(e, lambda o: o // 2),
+    lambda e: wrappers.DtypeObservation(e, np.float32),
+], ids=["NormalizeObservation", "TransformObservation", "DtypeObservation"])
+def test_observation_wrappers(wrap):
+    # Before the first episode ends (150 steps): the two envs show different frames on an ending
+    # step (tests/test_vector_env.py), and a running mean would carry that on.
+    ale, env = both(wrap)
+    play(ale, env, 140, lambda a, c: np.testing.assert_allclose(a[0], c[0], rtol=0, atol=1e-5))
+
+
+def test_make_vec_with_render_mode_and_numpy_outputs():
+    env = gymnasium.make_vec("cule/Pong-v5", num_envs=2, render_mode="rgb_array", output="numpy")
+    assert env.render_mode == "rgb_array"
+    obs, _ = env.reset(seed=0)
+    assert isinstance(obs, np.ndarray) and obs.shape == (2, 4, 84, 84)
+    frames = env.render()
+    assert isinstance(frames, tuple) and len(frames) == 2 and frames[0].shape == (210, 160, 3)
+
+
+def test_bad_output_and_render_mode_are_named():
+    with pytest.raises(ValueError, match=r"output must be one of \('torch', 'numpy'\), got 'jax'"):
+        cule.CuleEnv("pong", output="jax")
+    with pytest.raises(ValueError, match=r"render_mode must be one of \('rgb_array', None\), got 'human'"):
+        cule.CuleEnv("pong", render_mode="human")
