@@ -360,6 +360,7 @@ class Run:
         self._start = time.perf_counter()
         self._eval_seconds = 0.0
         self._last = (0, 0.0)            # frames and train seconds at the last log line
+        self._shown = 0.0                # when progress was last shown
         self.logdir = Path(args.logdir or f"runs/{algo}-{args.game}-s{args.seed}-"
                                           f"{datetime.datetime.now():%Y%m%d-%H%M%S}")
         if dist.is_main:
@@ -377,6 +378,7 @@ class Run:
         """Called after each iteration with the policy to evaluate: logs and evaluates when due.
         Returns whether to stop (the same answer on every process)."""
         frames, every = self.env.frames, self.args.eval_every
+        self._show_progress(frames)
         out_of_frames = frames >= self.args.total_frames
         evaluate_now = out_of_frames or (every > 0 and frames >= self._next_eval)
         log_now = evaluate_now or frames >= self._next_log
@@ -450,11 +452,37 @@ class Run:
 
     def _evaluate(self, policy: Policy) -> None:
         start = time.perf_counter()
+        self._print(f"evaluating: {self.args.eval_envs} episodes of {self.args.game} on {self.args.eval_device} ...")
         self.eval_score, self.eval_scores = evaluate(
             policy, self.args.game, self.args.eval_envs, self.args.eval_device,
             seed=self.args.seed + self.dist.world_size,   # a seed no training env uses
             max_frames=self.args.eval_max_frames, policy_device=self.dist.device)
-        self._eval_seconds += time.perf_counter() - start
+        seconds = time.perf_counter() - start
+        self._eval_seconds += seconds
+        self._print(f"evaluated: mean score {self.eval_score:.3g} (from {min(self.eval_scores):.3g} to "
+                    f"{max(self.eval_scores):.3g}) in {seconds:.1f}s")
+
+    def _show_progress(self, frames: int) -> None:
+        """Frames and frames/s after every iteration, at most twice a second: on tqdm's bar, else
+        on one line of the terminal rewritten in place (not in a log file)."""
+        now = time.perf_counter()
+        if not self.dist.is_main or now - self._shown < 0.5:
+            return
+        self._shown = now
+        fps = frames / max(self._train_seconds(), 1e-9)
+        if self._progress is not None:
+            self._progress.update(frames - self._progress.n)
+            self._progress.set_postfix_str(f"{fps:,.0f} fps", refresh=False)
+        elif sys.stdout.isatty():
+            print(f"\r\033[K[{100 * frames / self.args.total_frames:5.1f}%] frames {frames:,} | {fps:,.0f} fps",
+                  end="", flush=True)
+
+    def _print(self, line: str) -> None:
+        """A line of the log, under the progress shown."""
+        if self._progress is not None:
+            self._progress.write(line)
+        else:
+            print(("\r\033[K" if sys.stdout.isatty() else "") + line, flush=True)
 
     def _open_logs(self) -> None:
         self.logdir.mkdir(parents=True, exist_ok=True)
@@ -509,7 +537,7 @@ class Run:
             self._progress.update(frames - self._progress.n)
             self._progress.write(line)
         else:
-            print(f"[{100 * frames / self.args.total_frames:5.1f}%] {line}", flush=True)
+            self._print(f"[{100 * frames / self.args.total_frames:5.1f}%] {line}")
 
 
 def _next_multiple(frames: int, every: int) -> int:

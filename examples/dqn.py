@@ -12,9 +12,9 @@ one batch of 32 every 4 steps).
     python examples/dqn.py --game Pong --target-score 18
     # K GPUs of one machine: one process, CuleEnv and replay buffer per GPU, DDP over NCCL
     torchrun --standalone --nproc_per_node=K examples/dqn.py --game Pong
-    # CPU smoke run (torchrun with --device cpu uses gloo)
+    # CPU smoke run, under a minute on 2 cores (torchrun with --device cpu uses gloo)
     python examples/dqn.py --device cpu --num-envs 8 --buffer-size 4096 --learning-starts 256 --batch-size 32 \\
-        --total-frames 10000 --eval-envs 2
+        --updates-per-step 1 --total-frames 4096 --log-every 1024 --eval-envs 2 --eval-max-frames 1000
 
 The defaults are starting points for one GPU, not tuned: 1,024 envs (a GPU step costs about the
 same for any number of envs up to a few thousand), batches of 512 and 16 updates per step

@@ -10,8 +10,9 @@ advantages; then update_epochs passes over it in num_minibatches shuffled miniba
     python examples/ppo.py --game Pong --target-score 18
     # K GPUs of one machine: one process and one CuleEnv of --num-envs envs per GPU, DDP over NCCL
     torchrun --standalone --nproc_per_node=K examples/ppo.py --game Pong
-    # CPU smoke run (torchrun with --device cpu uses gloo)
-    python examples/ppo.py --device cpu --num-envs 8 --num-steps 16 --total-frames 20000 --eval-envs 2
+    # CPU smoke run, under a minute on 2 cores (torchrun with --device cpu uses gloo)
+    python examples/ppo.py --device cpu --num-envs 8 --num-steps 16 --total-frames 4096 --log-every 1024 \\
+        --eval-envs 2 --eval-max-frames 1000
 
 The defaults on a GPU are starting points, not tuned: a GPU step takes about 0.2 s for any
 number of envs up to a few thousand, so many envs (4,096) and short rollouts (8 steps) give both

@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 
@@ -80,6 +81,26 @@ def test_defaults_follow_the_device(capsys):
     with pytest.raises(SystemExit):
         ppo.common.parse_args(ppo.Args, ["--help"])
     assert "(default: 4_096 on a GPU, 8 on a CPU)" in " ".join(capsys.readouterr().out.split())
+
+
+def smoke_command(script: str) -> list[str]:
+    """The CPU smoke command of a script's docstring, as its words."""
+    doc = load(script).__doc__
+    start = doc.index("python examples/", doc.index("# CPU smoke run"))
+    return shlex.split(doc[start:].split("\n\n")[0].split("\n    #")[0].replace("\\\n", " "))
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_smoke_command_as_documented(script, tmp_path):
+    # As written, but for where the logs go; log lines appear during the run, and the evaluation
+    # says when it starts and ends.
+    words = smoke_command(script)
+    assert words[:2] == ["python", f"examples/{script}.py"]
+    run = subprocess.run([sys.executable, *words[1:], "--logdir", str(tmp_path)], cwd=EXAMPLES.parent,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("frames ") >= 4 and "evaluating: 2 episodes" in run.stdout and "evaluated: mean score" in run.stdout
+    assert json.loads((tmp_path / "summary.json").read_text())["frames"] >= 4096
 
 
 def test_ppo_refuses_minibatches_of_unequal_size():
