@@ -1,14 +1,14 @@
 """Videos of chosen environments of a vector env, one file per episode (gymnasium's RecordVideo
-does not take vector envs): animated GIFs by default, or MP4 (H.264) with imageio-ffmpeg
-(`pip install 'cule[video]'`). Frames are the emulator's palette indices, so the GIF keeps the
-exact NTSC or PAL colours without quantising, and needs no imaging library.
+does not take vector envs): animated GIFs (Pillow) by default, or MP4 (H.264) with imageio-ffmpeg
+(`pip install '.[video]'`). Frames are the emulator's palette indices, so the GIF keeps the
+exact NTSC or PAL colours without quantising. Videos play in real time by default: 60 frames
+a second on NTSC consoles, 50 on PAL, over the env's frameskip.
 
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", env_ids=[0, 1])
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", video_format="mp4")
 """
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 from typing import Sequence
 
@@ -18,46 +18,38 @@ from gymnasium.vector import AutoresetMode
 
 from . import _cpu
 
-# LZW with 8-bit pixels: codes of 9 bits, a clear code often enough that the table never
-# needs wider ones. Bigger files than a real LZW coder, written at numpy speed.
-_CLEAR, _END, _CODES_PER_CLEAR = 256, 257, 250
 
-
-def _lzw_literal(pixels: np.ndarray) -> bytes:
-    codes = pixels.astype(np.uint16).reshape(-1)
-    groups = -(-len(codes) // _CODES_PER_CLEAR)
-    stream = np.full(groups * (_CODES_PER_CLEAR + 1), _CLEAR, dtype=np.uint16)
-    slots = np.arange(len(codes)) + np.arange(len(codes)) // _CODES_PER_CLEAR + 1
-    stream[slots] = codes
-    used = slots[-1] + 1 if len(codes) else 1
-    stream = np.concatenate([stream[:used], [_END]]).astype(np.uint16)
-    bits = ((stream[:, None] >> np.arange(9)) & 1).astype(np.uint8).reshape(-1)
-    return np.packbits(bits, bitorder="little").tobytes()
-
-
-def _sub_blocks(data: bytes) -> bytes:
-    out = bytearray()
-    for i in range(0, len(data), 255):
-        block = data[i:i + 255]
-        out += bytes([len(block)]) + block
-    return bytes(out + b"\x00")
+def _pillow():
+    try:
+        from PIL import Image
+    except ImportError as e:
+        raise ImportError("GIF videos need Pillow: pip install '.[video]' (or pillow)") from e
+    return Image
 
 
 def write_gif(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0, pal: bool = False) -> None:
     """An animated GIF of frames of ALE palette indices, (height, 160) uint8 each, looping; `pal`:
-    the frames are a PAL console's (Game.pal)."""
+    the frames are a PAL console's (Game.pal). Pillow joins identical frames in a row into one
+    shown for as long."""
     if not len(frames):
         raise ValueError("write_gif needs at least one frame")
-    height, width = frames[0].shape
-    delay = max(1, round(100 / fps))   # hundredths of a second
-    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0))
-    out += _cpu.palette_rgb(pal).astype(np.uint8).tobytes()
-    out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"   # loop forever
+    Image = _pillow()
+    palette = _cpu.palette_rgb(pal).astype(np.uint8).tobytes()
+    images = []
     for frame in frames:
-        out += b"\x21\xf9\x04\x00" + struct.pack("<H", delay) + b"\x00\x00"
-        out += b"\x2c" + struct.pack("<HHHHB", 0, 0, width, height, 0)
-        out += b"\x08" + _sub_blocks(_lzw_literal(np.asarray(frame, dtype=np.uint8)))
-    Path(path).write_bytes(bytes(out + b"\x3b"))
+        frame = np.ascontiguousarray(frame, dtype=np.uint8)
+        image = Image.frombytes("P", (frame.shape[1], frame.shape[0]), frame.tobytes())
+        image.putpalette(palette)
+        images.append(image)
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:], duration=gif_delays(len(frames), fps),
+                   loop=0)
+
+
+def gif_delays(n: int, fps: float) -> list[int]:
+    """Each of n frames' delay in milliseconds, in the GIF's hundredths of a second, so that
+    frame k ends at k / fps rounded: 15 frames a second as 70, 60 and 70 ms in turn."""
+    ends = np.round(np.arange(n + 1) * 100 / fps).astype(np.int64)
+    return [int(d) * 10 for d in np.diff(ends)]
 
 
 def _imageio_ffmpeg():
@@ -91,24 +83,30 @@ WRITERS = {"gif": write_gif, "mp4": write_mp4}
 
 class RecordVideo(gymnasium.vector.VectorWrapper):
     """Records environments `env_ids` of a CuleEnv: `<folder>/env<i>-episode<k>.<video_format>`
-    when an episode of env i ends, and the unfinished ones on close(). Needs NextStep autoreset,
-    where the step that ends an episode still shows its last frame."""
+    when an episode of env i ends, and the unfinished ones on close(), at `fps` frames a second
+    (default: real time). Needs NextStep autoreset, where the step that ends an episode still
+    shows its last frame."""
 
-    def __init__(self, env, folder: str | Path, env_ids: Sequence[int] = (0,), fps: float = 30.0,
+    def __init__(self, env, folder: str | Path, env_ids: Sequence[int] = (0,), fps: float | None = None,
                  video_format: str = "gif"):
         super().__init__(env)
         if env.metadata.get("autoreset_mode") != AutoresetMode.NEXT_STEP:
             raise ValueError("RecordVideo needs autoreset_mode='NextStep'")
         if video_format not in WRITERS:
             raise ValueError(f"video_format must be one of {sorted(WRITERS)}, got {video_format!r}")
+        # A library missing: say so now, not at the end of the first episode.
         if video_format == "mp4":
-            _imageio_ffmpeg()   # missing: say so now, not at the end of the first episode
+            _imageio_ffmpeg()
+        else:
+            _pillow()
         self.video_format = video_format
         self.env_ids = [int(i) for i in env_ids]
         bad = [i for i in self.env_ids if not 0 <= i < env.num_envs]
         if bad:
             raise ValueError(f"env id {bad[0]} is out of range: ids are 0..{env.num_envs - 1}")
-        self.folder, self.fps = Path(folder), fps
+        game = env.unwrapped.game
+        self.fps = fps if fps is not None else (50.0 if game.pal else 60.0) / env.unwrapped.frameskip   # real time
+        self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self._frames: dict[int, list[np.ndarray]] = {i: [] for i in self.env_ids}
         self._episodes = {i: 0 for i in self.env_ids}

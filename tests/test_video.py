@@ -5,12 +5,24 @@ import pytest
 from PIL import Image
 
 from cule import CuleEnv, _cpu
-from cule.video import RecordVideo
+from cule.video import RecordVideo, gif_delays
+
+
+def gif_frames(path) -> tuple[list[np.ndarray], list[int]]:
+    """A GIF's frames as RGB arrays and each one's delay in milliseconds."""
+    frames, delays = [], []
+    with Image.open(path) as gif:
+        for k in range(gif.n_frames):
+            gif.seek(k)
+            frames.append(np.asarray(gif.convert("RGB")))
+            delays.append(gif.info["duration"])
+    return frames, delays
 
 
 def test_each_episode_of_chosen_envs_is_a_gif_of_its_frames(tmp_path):
     env = CuleEnv("breakout", num_envs=3, frameskip=4, max_num_frames_per_episode=120)   # 30 steps
-    recorder = RecordVideo(env, tmp_path, env_ids=[0, 2], fps=15)
+    recorder = RecordVideo(env, tmp_path, env_ids=[0, 2])
+    assert recorder.fps == 15   # real time: 60 frames a second, 4 a step
     recorder.reset(seed=0)
     shown = [env.get_screens()[2].numpy().copy()]
     for action in np.random.default_rng(0).integers(0, 18, size=45):
@@ -21,12 +33,21 @@ def test_each_episode_of_chosen_envs_is_a_gif_of_its_frames(tmp_path):
         "env0-episode0.gif", "env0-episode1.gif", "env2-episode0.gif", "env2-episode1.gif"]
     palette = _cpu.palette_rgb()
     # Episode 0: the reset frame and 30 steps; episode 1: the next 15 steps, from its first frame.
+    # Each frame ends at k / 15 s in hundredths; Pillow joins identical frames in a row into one
+    # shown as long as they were.
     for name, frames in (("env2-episode0.gif", shown[:31]), ("env2-episode1.gif", shown[31:])):
-        with Image.open(tmp_path / name) as gif:
-            assert gif.n_frames == len(frames)
-            for k, frame in enumerate(frames):
-                gif.seek(k)
-                assert np.array_equal(np.asarray(gif.convert("RGB")), palette[frame])
+        expected_frames, expected_delays = [], []
+        for frame, delay in zip(frames, gif_delays(len(frames), 15)):
+            if expected_frames and np.array_equal(frame, expected_frames[-1]):
+                expected_delays[-1] += delay
+            else:
+                expected_frames.append(frame)
+                expected_delays.append(delay)
+        played, delays = gif_frames(tmp_path / name)
+        assert delays == expected_delays and sum(delays) == round(len(frames) * 100 / 15) * 10
+        assert all(np.array_equal(a, palette[b]) for a, b in zip(played, expected_frames, strict=True))
+        # Pillow's LZW: about 200 bytes a frame here (a coder without compression wrote 38 KB)
+        assert (tmp_path / name).stat().st_size < 3000 * len(frames)
 
 
 def test_record_video_refuses_same_step_autoreset_and_bad_ids(tmp_path):
@@ -61,3 +82,18 @@ def test_mp4_episodes_play_back_as_the_frames_shown(tmp_path):
 def test_unknown_video_format_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"video_format must be one of \['gif', 'mp4'\], got 'avi'"):
         RecordVideo(CuleEnv("pong"), tmp_path, video_format="avi")
+
+
+def test_the_differential_testers_png_shows_both_screens_and_their_difference(tmp_path):
+    from cule.tools.diff import Mismatch, mismatch_png
+    cule_screen = np.full((210, 160), 0x0E, np.uint8)
+    ale_screen = cule_screen.copy()
+    ale_screen[100, 50] = 0x44
+    mismatch_png(Mismatch(frame=7, fields=["screen"], cule_screen=cule_screen, ale_screen=ale_screen), tmp_path / "d.png")
+    with Image.open(tmp_path / "d.png") as png:
+        image = np.asarray(png.convert("RGB"))
+    assert image.shape == (420, 2 * (3 * 160 + 8), 3)   # cule | ale | difference, each 2x
+    palette = _cpu.palette_rgb()
+    assert np.array_equal(image[0, 0], palette[0x0E]) and np.array_equal(image[200, 2 * (164 + 50)], palette[0x44])
+    red = np.all(image[:, 2 * 328:] == (255, 0, 0), axis=-1)
+    assert red.sum() == 4 and red[200, 100]   # the one differing pixel, scaled 2x

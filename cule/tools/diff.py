@@ -7,9 +7,7 @@ difference.
 from __future__ import annotations
 
 import argparse
-import struct
 import sys
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,19 +100,6 @@ def machine_detail(env: CuleEnv) -> str:
     return f"  cule CPU {console.cpu()}\n  cule TIA {console.tia()}"
 
 
-def write_png(path: Path, rgb: np.ndarray) -> None:
-    """A minimal PNG writer (8-bit RGB), so the tool needs no imaging library."""
-    h, w, _ = rgb.shape
-    raw = b"".join(b"\x00" + rgb[y].astype(np.uint8).tobytes() for y in range(h))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-    png += chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
-    Path(path).write_bytes(png)
-
-
 def mismatch_png(m: Mismatch, path: Path) -> None:
     """cule | ale | difference (red where the palette indices differ), each scaled 2x."""
     palette = _cpu.palette_rgb(m.pal)
@@ -123,7 +108,11 @@ def mismatch_png(m: Mismatch, path: Path) -> None:
     diff[m.cule_screen != m.ale_screen] = (255, 0, 0)
     gap = np.full((a.shape[0], 4, 3), 255, np.uint8)
     row = np.concatenate([a, gap, b, gap, diff], axis=1)
-    write_png(path, row.repeat(2, axis=0).repeat(2, axis=1))
+    try:
+        from PIL import Image
+    except ImportError as e:
+        raise ImportError("the screens' PNG needs Pillow: pip install pillow") from e
+    Image.fromarray(np.ascontiguousarray(row.repeat(2, axis=0).repeat(2, axis=1), dtype=np.uint8)).save(path)
 
 
 def main(argv: list[str] | None = None) -> int:
