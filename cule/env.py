@@ -194,7 +194,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         # episode's first frame.
         self.maxpool = bool(maxpool) and self.frameskip >= 2
         self.autoreset_mode = _check_autoreset_mode(autoreset_mode)
-        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        # render_fps: real time, a console's 60 (PAL: 50) frames a second over the frameskip.
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode,
+                         "render_fps": (50 if self.game.pal else 60) / self.frameskip}
         if render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
         self.render_mode = render_mode

@@ -1,6 +1,8 @@
 """gymnasium registrations: `gymnasium.make_vec("cule/Pong-v5", num_envs=4096)` gives what
 `gymnasium.make_vec("ALE/Pong-v5", num_envs=4096)` gives with ale-py (AtariVectorEnv with the v5
-settings), as a CuleEnv whose tensors live on its device."""
+settings), as a CuleEnv whose tensors live on its device; `gymnasium.make("cule/Pong-v5")` one
+env with ale-py's AtariEnv interface (cule.atari_env), which gymnasium's own vector envs also
+build on (`vectorization_mode="sync"` or `"async"`)."""
 from __future__ import annotations
 
 import gymnasium
@@ -27,5 +29,6 @@ def register_envs() -> None:
     for game in GAMES.values():
         env_id = f"cule/{game.name}-v5"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, vector_entry_point="cule.registration:atari_vector_env",
+            gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
+                               vector_entry_point="cule.registration:atari_vector_env",
                                kwargs=dict(game=game.id, **V5_SETTINGS))

@@ -104,8 +104,7 @@ class RecordVideo(gymnasium.vector.VectorWrapper):
         bad = [i for i in self.env_ids if not 0 <= i < env.num_envs]
         if bad:
             raise ValueError(f"env id {bad[0]} is out of range: ids are 0..{env.num_envs - 1}")
-        game = env.unwrapped.game
-        self.fps = fps if fps is not None else (50.0 if game.pal else 60.0) / env.unwrapped.frameskip   # real time
+        self.fps = fps if fps is not None else env.unwrapped.metadata["render_fps"]   # real time
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self._frames: dict[int, list[np.ndarray]] = {i: [] for i in self.env_ids}

@@ -1,0 +1,55 @@
+"""gymnasium.make("cule/<Game>-v5"): one env with ale-py's AtariEnv interface, against
+gymnasium.make("ALE/<Game>-v5") step by step (sticky actions off: their draws are each engine's
+own), through episode ends and resets; gymnasium's env checker; gymnasium's own vector envs."""
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import ale_py
+import cule  # noqa: F401  (registers cule/<Game>-v5)
+
+gymnasium.register_envs(ale_py)
+INFO = ("lives", "episode_frame_number", "frame_number")
+
+
+@pytest.mark.parametrize("obs_type", ["rgb", "grayscale", "ram"])
+def test_steps_as_ale_pys_atari_env(obs_type):
+    ale = gymnasium.make("ALE/Breakout-v5", repeat_action_probability=0.0, obs_type=obs_type)
+    env = gymnasium.make("cule/Breakout-v5", repeat_action_probability=0.0, obs_type=obs_type)
+    assert env.observation_space == ale.observation_space and env.action_space == ale.action_space
+    assert env.unwrapped.get_action_meanings() == ale.unwrapped.get_action_meanings()
+    a_obs, a_info = ale.reset(seed=3)
+    c_obs, c_info = env.reset(seed=3)
+    assert np.array_equal(a_obs, c_obs) and c_info == {k: a_info[k] for k in INFO}
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(1500):
+        action = int(rng.integers(0, env.action_space.n))
+        a, c = ale.step(action), env.step(action)
+        assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+        assert type(c[1]) is float and type(c[2]) is bool
+        if a[2] or a[3]:
+            ends += 1
+            assert np.array_equal(ale.reset()[0], env.reset()[0])   # the same console, no seed
+    assert ends >= 5
+
+
+def test_passes_gymnasiums_env_checker():
+    env = gymnasium.make("cule/Pong-v5", render_mode="rgb_array").unwrapped
+    check_env(env, skip_render_check=False)
+    env.reset(seed=0)
+    assert env.render().shape == (210, 160, 3)
+
+
+@pytest.mark.parametrize("mode", ["sync", "vector_entry_point"])
+def test_gymnasiums_vectorization_modes(mode):
+    envs = gymnasium.make_vec("cule/Pong-v5", num_envs=2, vectorization_mode=mode)
+    obs, _ = envs.reset(seed=0)
+    obs, reward, terminated, truncated, _ = envs.step(np.zeros(2, dtype=np.int64))
+    assert obs.shape[0] == 2 and reward.shape == (2,)
+
+
+def test_stochastic_frameskip_is_refused():
+    with pytest.raises(ValueError, match=r"frameskip must be a positive int \(cule has no stochastic frameskip\), got \(2, 5\)"):
+        gymnasium.make("cule/Pong-v5", frameskip=(2, 5))
