@@ -100,3 +100,46 @@ def test_bad_output_and_render_mode_are_named():
         cule.CuleEnv("pong", output="jax")
     with pytest.raises(ValueError, match=r"render_mode must be one of \('rgb_array', None\), got 'human'"):
         cule.CuleEnv("pong", render_mode="human")
+
+
+def cleanrl_style_rollouts(envs, num_steps=60, seed=1) -> list[float]:
+    """The rollout and update of CleanRL's ppo_atari (gymnasium's vector API, numpy at the env's
+    edge, torch for the agent), cut down: returns the episode returns RecordEpisodeStatistics gave."""
+    import torch
+    from torch import nn
+    torch.manual_seed(seed)
+    n = envs.num_envs
+    agent = nn.Sequential(nn.Flatten(), nn.Linear(4 * 84 * 84, 16), nn.ReLU(), nn.Linear(16, envs.single_action_space.n + 1))
+    optimizer = torch.optim.Adam(agent.parameters(), lr=2.5e-4)
+    obs = torch.zeros((num_steps, n, 4, 84, 84))
+    logprobs, rewards, dones = torch.zeros((num_steps, n)), torch.zeros((num_steps, n)), torch.zeros((num_steps, n))
+    next_obs, _ = envs.reset(seed=seed)
+    next_obs, next_done = torch.Tensor(next_obs), torch.zeros(n)
+    episode_returns = []
+    for step in range(num_steps):
+        obs[step], dones[step] = next_obs, next_done
+        with torch.no_grad():
+            out = agent(next_obs / 255.0)
+        dist = torch.distributions.Categorical(logits=out[:, :-1])
+        action = dist.sample()
+        logprobs[step] = dist.log_prob(action)
+        next_obs, reward, terminations, truncations, infos = envs.step(action.cpu().numpy())
+        next_done = np.logical_or(terminations, truncations)
+        rewards[step] = torch.tensor(reward).view(-1)
+        next_obs, next_done = torch.Tensor(next_obs), torch.Tensor(next_done)
+        if "episode" in infos:
+            episode_returns += [float(infos["episode"]["r"][i]) for i in np.flatnonzero(infos["_episode"])]
+    out = agent(obs.reshape(-1, 4, 84, 84) / 255.0)
+    loss = -(torch.distributions.Categorical(logits=out[:, :-1]).entropy()).mean() + out[:, -1].pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return episode_returns
+
+
+def test_a_cleanrl_style_loop_runs_with_only_the_env_line_changed():
+    options = dict(num_envs=4, max_num_frames_per_episode=200)   # episodes of 50 steps
+    ale = wrappers.RecordEpisodeStatistics(gymnasium.make_vec("ALE/Pong-v5", **options))
+    envs = wrappers.RecordEpisodeStatistics(gymnasium.make_vec("cule/Pong-v5", output="numpy", **options))
+    ale_returns, cule_returns = cleanrl_style_rollouts(ale), cleanrl_style_rollouts(envs)
+    assert len(cule_returns) == len(ale_returns) == 4   # every env ended one episode
