@@ -51,5 +51,6 @@ def test_gymnasiums_vectorization_modes(mode):
 
 
 def test_stochastic_frameskip_is_refused():
-    with pytest.raises(ValueError, match=r"frameskip must be a positive int \(cule has no stochastic frameskip\), got \(2, 5\)"):
+    with pytest.raises(ValueError, match=r"frameskip must be a positive int \(cule has no stochastic frameskip\), "
+                                         r"got \(2, 5\)"):
         gymnasium.make("cule/Pong-v5", frameskip=(2, 5))

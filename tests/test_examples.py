@@ -99,7 +99,8 @@ def test_smoke_command_as_documented(script, tmp_path):
     run = subprocess.run([sys.executable, *words[1:], "--logdir", str(tmp_path)], cwd=EXAMPLES.parent,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.count("frames ") >= 4 and "evaluating: 2 episodes" in run.stdout and "evaluated: mean score" in run.stdout
+    assert run.stdout.count("frames ") >= 4
+    assert "evaluating: 2 episodes" in run.stdout and "evaluated: mean score" in run.stdout
     assert json.loads((tmp_path / "summary.json").read_text())["frames"] >= 4096
 
 

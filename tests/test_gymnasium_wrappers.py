@@ -109,7 +109,8 @@ def cleanrl_style_rollouts(envs, num_steps=60, seed=1) -> list[float]:
     from torch import nn
     torch.manual_seed(seed)
     n = envs.num_envs
-    agent = nn.Sequential(nn.Flatten(), nn.Linear(4 * 84 * 84, 16), nn.ReLU(), nn.Linear(16, envs.single_action_space.n + 1))
+    actions = envs.single_action_space.n
+    agent = nn.Sequential(nn.Flatten(), nn.Linear(4 * 84 * 84, 16), nn.ReLU(), nn.Linear(16, actions + 1))
     optimizer = torch.optim.Adam(agent.parameters(), lr=2.5e-4)
     obs = torch.zeros((num_steps, n, 4, 84, 84))
     logprobs, rewards, dones = torch.zeros((num_steps, n)), torch.zeros((num_steps, n)), torch.zeros((num_steps, n))

@@ -89,7 +89,8 @@ def test_the_differential_testers_png_shows_both_screens_and_their_difference(tm
     cule_screen = np.full((210, 160), 0x0E, np.uint8)
     ale_screen = cule_screen.copy()
     ale_screen[100, 50] = 0x44
-    mismatch_png(Mismatch(frame=7, fields=["screen"], cule_screen=cule_screen, ale_screen=ale_screen), tmp_path / "d.png")
+    mismatch = Mismatch(frame=7, fields=["screen"], cule_screen=cule_screen, ale_screen=ale_screen)
+    mismatch_png(mismatch, tmp_path / "d.png")
     with Image.open(tmp_path / "d.png") as png:
         image = np.asarray(png.convert("RGB"))
     assert image.shape == (420, 2 * (3 * 160 + 8), 3)   # cule | ale | difference, each 2x

@@ -370,7 +370,8 @@ class VecEnv {
         const i32 channels = observe_channels(ob.cfg);
         for (i32 y = 0; y < ob.cfg.height; ++y)   // whole scales: block sums
             for (i32 x = 0; x < ob.cfg.width; ++x)
-                for (i32 k = 0; k < channels; ++k) *dst++ = observe_element(machines_[i], screen(i), pool, ob.cfg, y, x, k);
+                for (i32 k = 0; k < channels; ++k)
+                    *dst++ = observe_element(machines_[i], screen(i), pool, ob.cfg, y, x, k);
     }
 
     // Env i's current frame (or RAM) into its stack's slot `newest`, the others zeroed where it
