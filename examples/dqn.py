@@ -16,10 +16,13 @@ one batch of 32 every 4 steps).
     python examples/dqn.py --device cpu --num-envs 8 --buffer-size 4096 --learning-starts 256 --batch-size 32 \\
         --updates-per-step 1 --total-frames 4096 --log-every 1024 --eval-envs 2 --eval-max-frames 1000
 
-The defaults are starting points for one GPU, not tuned: 1,024 envs (a GPU step costs about the
+The defaults on a GPU are starting points, not tuned: 1,024 envs (a GPU step costs about the
 same for any number of envs up to a few thousand), batches of 512 and 16 updates per step
 (Nature's replay ratio of 8), a 500,000-transition buffer (28 KB each: 14 GB), CleanRL's learning
-rate, discount and epsilon schedule.
+rate, discount and epsilon schedule. On a CPU (--device cpu, or no GPU): 8 envs, batches of 32,
+2 updates a step (the same ratio, CleanRL's one batch every 4 transitions), learning from 20,000
+transitions, a 200,000-transition buffer (5.6 GB), 10 million frames (examples/README.md has the
+Breakout run they made). --help gives both.
 """
 from __future__ import annotations
 
@@ -59,6 +62,11 @@ class Args(RunArgs):
     """the part of total_frames over which epsilon falls linearly"""
     eval_epsilon: float = 0.01
     """exploration during evaluations (pure greedy play can stall a game, e.g. never serving)"""
+
+    # CleanRL's dqn_atari rates with 8 envs: a batch of 32 every 4 transitions (2 updates a step),
+    # learning from 20,000 transitions, a 200,000-transition buffer (5.6 GB).
+    CPU_DEFAULTS = {**RunArgs.CPU_DEFAULTS, "num_envs": 8, "buffer_size": 200_000, "learning_starts": 20_000,
+                    "batch_size": 32, "updates_per_step": 2, "total_frames": 10_000_000}
 
 
 class QNetwork(nn.Module):
