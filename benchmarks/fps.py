@@ -10,7 +10,8 @@ actions 0.25, max-pooling, a stack of 4, noop starts. Two loads, as in the CuLE 
 Also the divergence curve: FPS against time for 512 envs started from one state.
 
 Results: benchmarks/results/fps-<game>-<date>.json (device, driver, versions, settings, num_envs,
-FPS, GPU memory per env) and a PNG plot of FPS against num_envs when matplotlib is there.
+FPS, GPU memory per env) and a PNG plot of FPS against num_envs when matplotlib is there; a new
+pair of files for each run (-2, -3, ... after the date), never an earlier run's.
 
     python benchmarks/fps.py --games pong --seconds 5
 """
@@ -27,10 +28,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from _results import RESULTS, new_result_path   # benchmarks/_results.py
+
 SETTINGS = dict(frameskip=4, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84,
                 img_width=84, stack_num=4, maxpool=True, full_action_space=False)
 FRAMESKIP = SETTINGS["frameskip"]
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 class NatureDQN(torch.nn.Module):
@@ -223,16 +225,16 @@ def main() -> None:
     parser.add_argument("--one-kernel-step", action="store_true",
                         help="on the GPU, step with the one kernel that draws as it goes instead of the split")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
     gpu = torch.cuda.is_available() and "gpu" not in args.skip
     for game in args.games:
         results, errors, curve = [], {}, []
-        stem = f"fps-{game}-{datetime.date.today().isoformat()}"
+        path = new_result_path(f"fps-{game}-{datetime.date.today().isoformat()}", folder=args.out,
+                               companions=[".png"])
 
         def save():   # after every engine, so that a run cut short keeps what it measured
             record = dict(machine=machine(), game=game, settings=SETTINGS, frames="raw emulated frames per second "
                           "(frameskip x steps x envs)", results=results, divergence_512_envs=curve, errors=errors)
-            (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n")
+            path.write_text(json.dumps(record, indent=1) + "\n")
 
         def run(label, fn, *a):
             try:
@@ -262,7 +264,7 @@ def main() -> None:
         if gpu and "divergence" not in args.skip:
             curve += divergence(game, 4 * args.seconds)
         save()
-        plot(results, args.out / f"{stem}.png", game)
+        plot(results, path.with_suffix(".png"), game)
         best = max((r for r in results if r["engine"] == "cule-gpu"), key=lambda r: r["fps"], default=None)
         peers = [r for r in results if r["engine"] in ("ale-py AtariVectorEnv", "EnvPool")]
         if best and peers:

@@ -2,7 +2,8 @@
 Nature-CNN policy sampling the actions, for a minute, under torch's sync debug mode: any
 operation that makes the host wait for the GPU raises, so finishing shows the loop never waits.
 Then torch.profiler over a few steps: the CUDA runtime calls per step (no cudaStreamSynchronize
-or blocking copy among them). Results in <out>/loop_profile-<date>.json and the profiler table.
+or blocking copy among them). Results in <out>/loop_profile-<game>-<date>.json and the profiler
+table beside it (.txt), a new pair for each run (-2, -3, ... after the date).
 
     python benchmarks/loop_profile.py --seconds 60 --out benchmarks/results
 """
@@ -12,12 +13,12 @@ import argparse
 import datetime
 import json
 import time
-from pathlib import Path
 
 import torch
 from torch import nn
 
 import cule
+from _results import new_result_path   # benchmarks/_results.py
 
 
 def main() -> None:
@@ -66,11 +67,9 @@ def main() -> None:
                   raw_frames_per_second=round(steps * args.num_envs * 4 / seconds),
                   checked_with="torch.cuda.set_sync_debug_mode('error'): raises at any host wait",
                   cuda_runtime_calls_in_5_steps=runtime)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"loop_profile-{args.game}-{result['date']}.json"
+    path = new_result_path(f"loop_profile-{args.game}-{result['date']}", folder=args.out, companions=[".txt"])
     path.write_text(json.dumps(result, indent=2) + "\n")
-    (out / f"loop_profile-{args.game}-{result['date']}.txt").write_text(table)
+    path.with_suffix(".txt").write_text(table)
     print(json.dumps(result, indent=2))
     print(table)
 
