@@ -42,12 +42,29 @@ def test_passes_gymnasiums_env_checker():
     assert env.render().shape == (210, 160, 3)
 
 
-@pytest.mark.parametrize("mode", ["sync", "vector_entry_point"])
+@pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])
 def test_gymnasiums_vectorization_modes(mode):
     envs = gymnasium.make_vec("cule/Pong-v5", num_envs=2, vectorization_mode=mode)
     obs, _ = envs.reset(seed=0)
     obs, reward, terminated, truncated, _ = envs.step(np.zeros(2, dtype=np.int64))
     assert obs.shape[0] == 2 and reward.shape == (2,)
+    envs.close()
+
+
+def test_async_steps_as_sync():
+    """gymnasium's AsyncVectorEnv (one process per env) gives what its SyncVectorEnv gives."""
+    envs = {mode: gymnasium.make_vec("cule/Pong-v5", num_envs=2, vectorization_mode=mode) for mode in ("sync", "async")}
+    assert isinstance(envs["async"], gymnasium.vector.AsyncVectorEnv)
+    first = [env.reset(seed=0) for env in envs.values()]
+    assert np.array_equal(first[0][0], first[1][0])
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = rng.integers(0, 6, 2)
+        sync, async_ = (env.step(actions) for env in envs.values())
+        assert all(np.array_equal(s, a) for s, a in zip(sync[:4], async_[:4]))
+        assert {k: v.tolist() for k, v in sync[4].items()} == {k: v.tolist() for k, v in async_[4].items()}
+    for env in envs.values():
+        env.close()
 
 
 def test_stochastic_frameskip_is_refused():
