@@ -1,8 +1,12 @@
-"""Videos of chosen environments of a vector env, one file per episode (gymnasium's RecordVideo
-does not take vector envs): animated GIFs (Pillow) by default, or MP4 (H.264) with imageio-ffmpeg
-(`pip install '.[video]'`). Frames are the emulator's palette indices, so the GIF keeps the
-exact NTSC or PAL colours without quantising. Videos play in real time by default: 60 frames
-a second on NTSC consoles, 50 on PAL, over the env's frameskip.
+"""Videos of chosen environments of a vector env, one file per episode of each: animated GIFs
+(Pillow) by default, or MP4 (H.264) with imageio-ffmpeg (`pip install '.[video]'`). Frames are
+the emulator's palette indices, so the GIF keeps the exact NTSC or PAL colours without
+quantising. Videos play in real time by default: 60 frames a second on NTSC consoles, 50 on PAL,
+over the env's frameskip.
+
+gymnasium.wrappers.vector.RecordVideo takes a CuleEnv too (MoviePy; tests/test_gymnasium_wrappers.py):
+it puts every env's RGB frame side by side in one MP4 per episode of env 0. This one records
+the envs chosen, each to its own files, and GIFs.
 
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", env_ids=[0, 1])
     env = RecordVideo(cule.CuleEnv("Pong", num_envs=64, frameskip=4), "videos", video_format="mp4")

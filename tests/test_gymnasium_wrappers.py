@@ -1,7 +1,8 @@
 """gymnasium's own vector wrappers on CuleEnv(output="numpy"), against the same wrappers on ale-py's
 AtariVectorEnv, step by step with the same actions (the settings of tests/test_vector_env.py,
 without the randomness the two cannot share). Episodes are cut at 600 frames (150 steps), so
-that the statistics wrappers see several end."""
+that the statistics wrappers see several end. Then gymnasium's RecordVideo, and its
+ArrayConversion from cule's torch outputs to numpy, under the numpy wrappers."""
 import gymnasium
 import numpy as np
 import pytest
@@ -144,3 +145,64 @@ def test_a_cleanrl_style_loop_runs_with_only_the_env_line_changed():
     envs = wrappers.RecordEpisodeStatistics(gymnasium.make_vec("cule/Pong-v5", output="numpy", **options))
     ale_returns, cule_returns = cleanrl_style_rollouts(ale), cleanrl_style_rollouts(envs)
     assert len(cule_returns) == len(ale_returns) == 4   # every env ended one episode
+
+
+@pytest.mark.parametrize("output", ["numpy", "torch"])
+def test_gymnasiums_record_video(tmp_path, output):
+    """gymnasium's vector RecordVideo (MoviePy): every env's frame side by side, one MP4 per
+    episode of env 0. Episodes of 50 steps: the video holds the reset frame and the 50 steps'."""
+    env = CuleEnv("pong", 2, frameskip=4, max_num_frames_per_episode=200, output=output)
+    folder = tmp_path / "videos"
+    envs = wrappers.RecordVideo(env, str(folder), episode_trigger=lambda episode: episode == 0)
+    envs.reset(seed=0)
+    first = np.concatenate(env.render(), axis=1)   # the two envs' frames, side by side
+    for _ in range(60):
+        envs.step(np.ones(2, np.int64))
+    envs.close()
+    assert [p.name for p in folder.iterdir()] == ["rl-video-episode-0.mp4"]
+    import imageio_ffmpeg
+    video = str(folder / "rl-video-episode-0.mp4")
+    assert imageio_ffmpeg.count_frames_and_secs(video)[0] == 51
+    reader = imageio_ffmpeg.read_frames(video)
+    meta = next(reader)
+    assert meta["size"] == (320, 210) and meta["fps"] == 15   # render_fps: 60 over the frameskip
+    decoded = np.frombuffer(next(reader), np.uint8).reshape(210, 320, 3)
+    assert np.abs(decoded.astype(int) - first).mean() < 3   # the reset frame, through H.264
+    reader.close()
+
+
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+def test_torch_outputs_through_array_conversion_to_numpy_wrappers(autoreset_mode):
+    """The way for torch outputs into gymnasium's numpy wrappers: ArrayConversion (gymnasium
+    1.4.0 has no vector TorchToNumpy) from torch to numpy, then RecordEpisodeStatistics and
+    NormalizeReward, equal step by step to the same wrappers on output="numpy"."""
+    import torch
+    from gymnasium.wrappers.vector import ArrayConversion
+
+    def wrapped(env):
+        return wrappers.NormalizeReward(wrappers.RecordEpisodeStatistics(env))
+    settings = dict(SHARED, max_num_frames_per_episode=200, autoreset_mode=autoreset_mode)
+    converted = wrapped(ArrayConversion(CuleEnv("space_invaders", NUM_ENVS, **settings), env_xp=torch, target_xp=np))
+    numpy_env = wrapped(CuleEnv("space_invaders", NUM_ENVS, output="numpy", **settings))
+    obs, info = converted.reset(seed=0)
+    expected_obs, expected_info = numpy_env.reset(seed=0)
+    assert type(obs) is np.ndarray and np.array_equal(obs, expected_obs)
+    assert info.keys() == expected_info.keys() and all(type(v) is np.ndarray for v in info.values())
+    rng = np.random.default_rng(0)
+    ends, rewarded = 0, 0
+    for _ in range(160):
+        actions = rng.integers(0, numpy_env.single_action_space.n, size=NUM_ENVS)
+        out, expected = converted.step(actions), numpy_env.step(actions)
+        for value, expected_value in zip(out[:4], expected[:4]):
+            assert type(value) is np.ndarray and value.dtype == expected_value.dtype
+            assert np.array_equal(value, expected_value)
+        assert out[4].keys() == expected[4].keys()
+        for key in expected[4].keys() - {"episode"}:
+            assert out[4][key].dtype == expected[4][key].dtype and np.array_equal(out[4][key], expected[4][key]), key
+        if "episode" in expected[4]:
+            assert np.array_equal(out[4]["_episode"], expected[4]["_episode"])
+            for key in ("r", "l"):
+                assert np.array_equal(out[4]["episode"][key], expected[4]["episode"][key])
+            ends += int(expected[4]["_episode"].sum())
+        rewarded += int(np.count_nonzero(expected[1]))
+    assert ends >= 2 * NUM_ENVS and rewarded > 0
