@@ -7,7 +7,7 @@ KERNEL_SOURCES := $(shell find kernels -name "*.h" -o -name "*.cpp" -o -name "*.
 SOURCES := pyproject.toml setup.py $(KERNEL_SOURCES)
 PYTEST_ARGS ?= -n auto
 
-.PHONY: install demo test test-long test-sanitize games-report bench bench-gpu clean
+.PHONY: install demo test test-long test-sanitize games-report bench bench-gpu simt-model clean
 
 install: $(VENV)/.installed
 
@@ -22,9 +22,10 @@ $(VENV)/.installed: $(SOURCES)
 demo: install
 	$(PYTHON) -m cule.demo
 
-# Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite.
+# Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
+# build that records traces, for the SIMT model's tests).
 test: install
-	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS)
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB)
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
@@ -68,6 +69,17 @@ bench: install
 # On a GPU machine: cule on the GPU against ale-py, AtariVectorEnv and EnvPool (those installed).
 bench-gpu: install
 	$(PYTHON) benchmarks/fps.py
+
+# The SIMT model of the GPU kernels, from instruction traces of a build that records them
+# (kernels/testing/trace.h): lanes per pass and memory sectors per scheduling policy and layout.
+TRACE_LIB := build/trace/_cpu.so
+$(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
+	mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE \
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
+
+simt-model: $(TRACE_LIB)
+	$(PYTHON) benchmarks/simt_model.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info cule/*.so

@@ -32,6 +32,13 @@
 #define CULE_HOST_NOINLINE CULE_NOINLINE
 #endif
 
+// Instruction traces for the SIMT model: only a host build with -DCULE_TRACE records them.
+#ifdef CULE_TRACE
+#include "testing/trace.h"
+#else
+#define CULE_TRACE_EVENT(kind, value, addr, extra) ((void)0)
+#endif
+
 namespace cule {
 
 typedef unsigned char u8;

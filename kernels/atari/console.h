@@ -86,6 +86,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
     }
     c.cycles += n * length;
     w.instructions = 2 * n;
+    if (n) CULE_TRACE_EVENT(WAIT, 0, pc, 2 * n);
     return w;
 }
 
@@ -125,6 +126,7 @@ struct Bus {
         }
         c.data_bus = v;
         c.last_access_was_read = 1;
+        CULE_TRACE_EVENT(READ, v, addr, read_key(addr));
         return v;
     }
 
@@ -139,9 +141,22 @@ struct Bus {
         }
         c.data_bus = v;
         c.last_access_was_read = 0;
+        CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : c.cycles);
     }
 
     CULE_INLINE void add_cycles(u32 n) { c.cycles += n; }
+
+    // For traces (kernels/testing/trace.h): where the code at `pc` lies, banks told apart, and
+    // what a read of `addr` touched.
+    u32 code_key(u16 pc) const {
+        const u32 key = pc & window.lines;
+        if ((pc & 0x1000) && key - window.first < window.count) return (u32)(window.bytes + (key & window.mask) - rom);
+        return 0x80000000u | (u32)c.cart.bank[0] << 16 | pc;
+    }
+    u32 read_key(u16 addr) const {
+        if (addr & 0x1000) return code_key(addr) + 1;
+        return (addr & 0x280) == 0x80 ? 0 : c.cycles;
+    }
 
     // Out of line on the GPU, where the Bus then stays in local memory and the kernels need
     // fewer registers (the split step's state kernel 84 on sm_90, against 118 inline).
@@ -194,6 +209,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     c.tia.partial_frame = 1;
     c.frame_done = 0;
     if (log) tia_log_begin_frame(*log, c.tia);
+    CULE_TRACE_EVENT(FRAME, 0, 0, DRAW || log);
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
@@ -208,6 +224,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         c.tia.frame_greyed = 0;
     }
     if (log) tia_log_end_frame(*log, c.tia, began);
+    CULE_TRACE_EVENT(FRAME, 1, 0, !c.tia.partial_frame);
 }
 
 // The frame ALE shows: the buffer the last frame was drawn into.

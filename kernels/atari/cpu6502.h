@@ -463,6 +463,7 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 bud
 template <class Bus>
 CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus, u32 budget) {
     if (c.halted) return 0;
+    CULE_TRACE_EVENT(INSN, 0, c.pc, bus.code_key(c.pc));
     u8 opcode = bus.peek(c.pc++);
     bus.add_cycles(m6502::CYCLES[opcode]);
 #if defined(__CUDA_ARCH__)

@@ -24,6 +24,9 @@ PYBIND11_MODULE(_cpu, m) {
     m.attr("RESET_ACTION") = (int)RESET;
     m.attr("CART_SCHEME_NAMES") =
         py::tuple(py::cast(std::vector<std::string>(CART_SCHEME_NAMES, CART_SCHEME_NAMES + NUM_CART_SCHEMES)));
+    // The 6502's opcode table (mode | access << 4 | operation << 6, kernels/atari/cpu6502.h), for the
+    // SIMT model's costs (benchmarks/simt_model.py).
+    m.attr("OPCODE_ENTRIES") = py::tuple(py::cast(std::vector<u16>(m6502::OPCODES, m6502::OPCODES + 256)));
     m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
 
     py::class_<GameSpec>(m, "GameSpec")
@@ -61,7 +64,11 @@ PYBIND11_MODULE(_cpu, m) {
         .def_property_readonly("frame_number", [](const SingleConsole& c) { return c.machine().frame_number; })
         .def_property_readonly("episode_frame_number", [](const SingleConsole& c) { return c.machine().episode_frame_number; });
 
-    py::class_<VecEnv>(m, "VecEnv")
+    py::class_<VecEnv> vec_env(m, "VecEnv");
+#ifdef CULE_TRACE   // the SIMT model's build (benchmarks/simt_model.py)
+    vec_env.def("start_trace", &VecEnv::start_trace).def("take_trace", &VecEnv::take_trace);
+#endif
+    vec_env
         .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, i32>(), py::arg("spec"),
              py::arg("num_envs"), py::arg("frameskip"), py::arg("repeat_action_probability"),
              py::arg("max_episode_frames"), py::arg("legal_actions"), py::arg("episodic_life"),

@@ -136,7 +136,13 @@ class VecEnv {
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
+#ifdef CULE_TRACE   // the state-update pass alone, as the GPU's state kernel runs it
+                trace::sink = (size_t)i < traces_.size() ? &traces_[i] : nullptr;
                 s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
+                trace::sink = nullptr;
+#else
+                s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
+#endif
                 render_step(job, screen(i), spec_.rom.data(), cfg_);
                 job.stats.count(job);
             } else {
@@ -305,6 +311,29 @@ class VecEnv {
     }
 
     i32 num_envs() const { return n_; }
+#ifdef CULE_TRACE
+    // Traces of the split step's state pass (kernels/testing/trace.h): start_trace(k) records the
+    // first k envs' steps after it, take_trace() gives their events, (events, 8) bytes, and each
+    // env's count.
+    void start_trace(i32 envs) {
+        if (!split_render_) throw std::logic_error("traces follow the split step: set split_render first");
+        if (envs < 0 || envs > n_) throw std::invalid_argument("envs to trace: 0 to num_envs");
+        traces_.assign(envs, {});
+    }
+    py::tuple take_trace() {
+        std::vector<i64> counts(traces_.size());
+        size_t total = 0;
+        for (size_t i = 0; i < traces_.size(); ++i) total += (counts[i] = (i64)traces_[i].size());
+        py::array_t<u8> events({(py::ssize_t)total, (py::ssize_t)sizeof(trace::Event)});
+        u8* out = events.mutable_data();
+        for (auto& t : traces_) {
+            std::memcpy(out, t.data(), t.size() * sizeof(trace::Event));
+            out += t.size() * sizeof(trace::Event);
+        }
+        traces_.clear();
+        return py::make_tuple(events, py::array_t<i64>(counts.size(), counts.data()));
+    }
+#endif
     bool split_render() const { return split_render_; }
     void set_split_render(bool on) { split_render_ = on; }
 
@@ -422,6 +451,9 @@ class VecEnv {
     // The split passes (kernels/env/env.h: env_step_logged, render_step) instead of env_step: the
     // CUDA backend's way, here to check it against the direct one.
     bool split_render_ = false;
+#ifdef CULE_TRACE
+    std::vector<std::vector<trace::Event>> traces_;   // per env, while tracing
+#endif
     std::vector<LastStep> last_;   // one per env where steps draw only their last frame
     std::atomic<u64> redone_[2] = {{0}, {0}};
     struct RenderStats {

@@ -235,6 +235,7 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     StepResult out = {0, 0, 0, 0};
     tia_log_clear(job.log);
     job.redo = 0;
+    CULE_TRACE_EVENT(STEP, env.needs_reset, 0, 0);
     if (env.needs_reset) {   // the reset copies its frames from the pool: nothing to draw
         env_reset(env, pool, true);
         return out;
