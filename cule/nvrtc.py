@@ -48,13 +48,20 @@ def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = No
     return _compile(arch, defines, source_name, cubin=False).decode(errors="replace")
 
 
+def compile_cubin(arch: str = "sm_90", defines: dict[str, object] | None = None, line_info: bool = False) -> bytes:
+    """The entry points as machine code for `arch` (a CUBIN); with line_info, each instruction's
+    source lines, inlining included, for a disassembler (benchmarks/sass.py)."""
+    return _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["-lineinfo"] if line_info else [])
+
+
 def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
     """Registers per thread and stack bytes of each entry point, as compiled to machine code for
     `arch` (what limits a kernel's occupancy), read from the CUBIN's .nv.info attributes."""
-    return _resources(_compile(arch, defines, CUDA_ENTRY, cubin=True))
+    return _resources(compile_cubin(arch, defines))
 
 
-def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool) -> bytes:
+def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool,
+             extra: list[str] | None = None) -> bytes:
     lib = _load_library()
     source = (KERNELS / source_name).read_bytes()
     prog = ctypes.c_void_p()
@@ -63,7 +70,7 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
     # --fmad=false: frame resizing must round as OpenCV does (kernels/env/resize.h).
     options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space",
                "--fmad=false"]
-    options += [f"-D{k}={v}" for k, v in (defines or {}).items()]
+    options += [f"-D{k}={v}" for k, v in (defines or {}).items()] + (extra or [])
     argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
     try:
         status = lib.nvrtcCompileProgram(prog, len(options), argv)

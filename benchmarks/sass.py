@@ -1,0 +1,244 @@
+"""The GPU kernels' machine code (SASS) without a GPU: NVRTC compiles the entry points with line
+information, nvdisasm (the nvidia-cuda-nvdisasm wheel) disassembles them, and every instruction
+is attributed to the source lines it was inlined from. What each part of the 6502 interpreter
+costs in instructions: the loop, the fetch and decode every lane runs, each addressing mode's
+case, the operand read and result write, each operation's case.
+
+    python benchmarks/sass.py            # Pong's module, sm_90: the interpreter's parts per kernel
+"""
+from __future__ import annotations
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from cule import nvrtc  # noqa: E402
+
+CPU_SOURCE = nvrtc.KERNELS / "atari" / "cpu6502.h"
+CONSOLE_SOURCE = nvrtc.KERNELS / "atari" / "console.h"
+_LINE = re.compile(r'//## File "([^"]+)", line (\d+)')
+_INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
+_FUNCTION = re.compile(r"^\s+\.type\s+(\S+),@function")
+
+
+def tool(name: str) -> str:
+    """A CUDA binary tool from its wheel (nvidia-cuda-nvdisasm, nvidia-cuda-cuobjdump) or PATH."""
+    try:
+        import nvidia
+
+        for root in nvidia.__path__:
+            found = sorted(glob.glob(os.path.join(root, "*", "bin", name)))
+            if found:
+                return found[-1]
+    except ImportError:
+        pass
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if os.access(os.path.join(directory, name), os.X_OK):
+            return os.path.join(directory, name)
+    raise FileNotFoundError(f"{name} not found: pip install nvidia-cuda-{name} (no GPU needed)")
+
+
+def disassemble(cubin: bytes) -> str:
+    """nvdisasm's listing of a CUBIN with each instruction's inlined source lines."""
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        return subprocess.run([tool("nvdisasm"), "-gi", "-c", f.name], check=True, capture_output=True,
+                              text=True).stdout
+
+
+@dataclass
+class Instruction:
+    text: str
+    lines: list[tuple[str, int]]   # innermost first: (file name, line)
+
+
+@dataclass
+class Function:
+    name: str
+    instructions: list[Instruction] = field(default_factory=list)
+
+
+def functions(listing: str) -> dict[str, Function]:
+    """The listing's functions (kernels and the device functions they call) and their instructions,
+    each with the chain of source lines it was inlined through."""
+    out: dict[str, Function] = {}
+    current: Function | None = None
+    chain: list[tuple[str, int]] = []
+    pending: list[tuple[str, int]] = []
+    for line in listing.splitlines():
+        if m := _FUNCTION.match(line):
+            current = out.setdefault(m.group(1), Function(m.group(1)))
+        elif m := _LINE.search(line):
+            # an instruction's chain comes before it, one line a frame, innermost first; an
+            # instruction without one keeps the chain of the one before
+            pending.append((os.path.basename(m.group(1)), int(m.group(2))))
+        elif current is not None and (m := _INSTRUCTION.match(line)):
+            if pending:
+                chain, pending = pending, []
+            current.instructions.append(Instruction(m.group(1), chain))
+    return out
+
+
+@dataclass
+class Interpreter:
+    """Where execute() and cpu_step() lie in cpu6502.h, and which case each line of execute's two
+    switches belongs to."""
+    execute: range
+    cpu_step: range
+    loop_line: int                  # console_frame's instruction loop (console.h)
+    mode_switch: int                # `switch (mode) {`
+    op_switch: int
+    read_line: int                  # `if (access & READ) v = bus.peek(addr);`
+    write_line: int                 # `if (access & WRITE) bus.poke(addr, v);`
+    mode_cases: dict[int, str]      # line -> the mode case (or cases) it lies in
+    op_cases: dict[int, str]
+
+    @classmethod
+    def from_sources(cls) -> "Interpreter":
+        lines = CPU_SOURCE.read_text().splitlines()
+        find = lambda text, start=0: next(i + 1 for i in range(start, len(lines)) if text in lines[i])  # noqa: E731
+        start = find("CULE_INLINE u32 execute(")
+        end = find("// An entry of m6502::OPCODES unpacked", start)
+        step = find("CULE_INLINE u32 cpu_step(")
+        step_end = next(i + 1 for i in range(step, len(lines)) if lines[i].startswith("}"))
+        mode_switch, read = find("switch (mode)", start), find("if (access & READ)", start)
+        op_switch, write = find("switch (op)", start), find("if (access & WRITE)", start)
+
+        def cases(first: int, last: int) -> dict[int, str]:
+            out, label = {}, "?"
+            for n in range(first + 1, last):
+                names = re.findall(r"case (\w+):", lines[n - 1])
+                if names:
+                    label = "/".join(names)
+                out[n] = label
+            return out
+        loop = next(i + 1 for i, t in enumerate(CONSOLE_SOURCE.read_text().splitlines())
+                    if "n += cpu_step(" in t)
+        return cls(range(start, end), range(step, step_end), loop, mode_switch, op_switch, read, write,
+                   cases(mode_switch, read), cases(op_switch, write))
+
+    def region(self, chain: list[tuple[str, int]]) -> str | None:
+        """The interpreter's part an instruction belongs to, from its source chain: loop, fetch,
+        dispatch:mode, mode:<case>, read, dispatch:op, op:<case>, write or execute (the rest of
+        execute); None outside."""
+        cpu = CPU_SOURCE.name
+        for file, line in reversed(chain):   # outermost first: the case the code was inlined into
+            if file == cpu and line in self.execute:
+                if line in self.mode_cases:
+                    return "mode:" + self.mode_cases[line]
+                if line in self.op_cases:
+                    return "op:" + self.op_cases[line]
+                if line == self.mode_switch:
+                    return "dispatch:mode"
+                if line == self.op_switch:
+                    return "dispatch:op"
+                if line == self.read_line:
+                    return "read"
+                if line == self.write_line:
+                    return "write"
+                return "execute"
+        if any(file == cpu and line in self.cpu_step for file, line in chain):
+            return "fetch"
+        if any(file == CONSOLE_SOURCE.name and line == self.loop_line for file, line in chain):
+            return "loop"
+        return None
+
+
+CHIP_SOURCES = ("tia.h", "tia_log.h", "riot.h", "cart.h")
+_GLOBAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDG|STG|LD|ST|ATOMG|ATOM|RED)(?:\.|\s)")
+_LOCAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDL|STL)(?:\.|\s)")
+
+
+@dataclass
+class Cost:
+    """Machine instructions of one part of the interpreter: all of them, and those that load or
+    store global memory (the machine state, the ROM) or local memory (spills, the GPU's Bus)."""
+    instructions: int = 0
+    global_memory: int = 0
+    local_memory: int = 0
+
+
+def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> list[dict[str, Cost]]:
+    """The cost of each part of the interpreter, for each copy of it inlined into a kernel and the
+    device functions it calls (one per template instance and call site: drawing or not, a step and
+    its redo), largest first. The chips' code inlined into a part (a TIA write's) is left out:
+    it runs only when the access reaches a chip, which the trace tells."""
+    copies: dict[tuple, dict[str, Cost]] = {}
+    for function in functions_:
+        for ins in function.instructions:
+            region = interpreter.region(ins.lines)
+            if region is None or ins.lines[0][0] in CHIP_SOURCES:
+                continue
+            # the copy: the frames outside console_frame's loop
+            outer = next((i for i, (f, n) in enumerate(ins.lines)
+                          if f == CONSOLE_SOURCE.name and n == interpreter.loop_line), None)
+            context = (function.name,) + (tuple(ins.lines[outer + 1:]) if outer is not None else ())
+            cost = copies.setdefault(context, {}).setdefault(region, Cost())
+            cost.instructions += 1
+            cost.global_memory += bool(_GLOBAL.match(ins.text))
+            cost.local_memory += bool(_LOCAL.match(ins.text))
+    return sorted(copies.values(), key=lambda c: -sum(x.instructions for x in c.values()))
+
+
+def kernel_family(found: dict[str, Function], kernel: str) -> list[Function]:
+    """A kernel and the device functions compiled for it ($kernel$name)."""
+    return [f for name, f in found.items() if name == kernel or name.startswith(f"${kernel}$")]
+
+
+def interpreter_costs(arch: str = "sm_90", defines: dict[str, object] | None = None,
+                      kernels: tuple[str, ...] = ("cule_step", "cule_step_logged")) -> dict[str, dict[str, Cost]]:
+    """For each kernel, the cost of each part of the interpreter's largest copy."""
+    found = functions(disassemble(nvrtc.compile_cubin(arch, defines, line_info=True)))
+    interpreter = Interpreter.from_sources()
+    out = {}
+    for name in kernels:
+        copies = interpreter_copies(kernel_family(found, name), interpreter)
+        out[name] = dict(sorted(copies[0].items())) if copies else {}
+    return out
+
+
+def opcode_parts() -> list[tuple[str, str, bool, bool]]:
+    """For each opcode, the parts of the interpreter it runs besides the loop and the fetch: its mode's
+    case, its operation's case, and whether it reads and writes its operand (the read and write
+    parts), from the opcode table the CPU backend exports and the cases' labels in cpu6502.h."""
+    from cule import _cpu
+
+    source = CPU_SOURCE.read_text()
+    enum = lambda name: re.search(r"enum %s : u8 \{([^}]*)\}" % name, source).group(1)  # noqa: E731
+    modes = re.findall(r"\w+", enum("Mode"))
+    ops = re.findall(r"\w+", re.sub(r"//[^\n]*", "", enum("Op")))
+    interpreter = Interpreter.from_sources()
+    label = lambda cases, name: next((c for c in set(cases.values()) if name in c.split("/")), None)  # noqa: E731
+    out = []
+    for entry in _cpu.OPCODE_ENTRIES:
+        mode, access, op = modes[entry & 0x0F], entry >> 4 & 3, ops[entry >> 6]
+        mode_case, op_case = label(interpreter.mode_cases, mode), label(interpreter.op_cases, op)
+        out.append(("mode:" + mode_case if mode_case else "", "op:" + op_case if op_case else "",
+                    bool(access & 1), bool(access & 2)))
+    return out
+
+
+def counts_by_function(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, int]:
+    """SASS instructions of every function of the module."""
+    found = functions(disassemble(nvrtc.compile_cubin(arch, defines)))
+    return {name: len(f.instructions) for name, f in found.items()}
+
+
+if __name__ == "__main__":
+    from cule.games import get_game
+
+    costs = interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index})
+    for kernel, parts in costs.items():
+        print(kernel)
+        for name, cost in parts.items():
+            if ":" not in name or name in ("mode:ABS/ABX/ABY", "op:LDA", "op:STA", "op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"):
+                print(f"  {name:40s} {cost.instructions:5d} instructions, {cost.global_memory:3d} global "
+                      f"and {cost.local_memory:3d} local memory")

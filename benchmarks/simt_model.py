@@ -1,0 +1,502 @@
+"""The SIMT model: how the GPU's warps would run cule's emulator, measured on a CPU from real
+instruction traces.
+
+A build of the CPU backend that records traces (`make simt-model` builds it; kernels/testing/trace.h)
+plays random v5 games; at each env age it records one step of the split step's state pass: every
+6502 instruction of every env (its PC as a ROM offset, so banks are told apart, its opcode), every
+bus access (address, ROM offset or CPU cycle) and the frames. The model groups the envs into warps
+of 32 consecutive envs, as the kernels do, and replays each warp under a scheduling policy:
+
+  per-lane    today's kernel: every lane runs its own next instruction; the warp runs one pass per
+              distinct opcode among its lanes in each instruction slot (a lower bound of the
+              hardware's sharing: the fetch and decode are common, see `ncu` below)
+  min-pc      a pass runs the lanes at the warp's lowest code key (ROM offset of the PC)
+  stack       as min-pc, lanes ordered by their JSR call sites first, outermost first, then the PC
+  +wait       lanes at a timer-polling loop (found by a scan of the ROM) run only when no lane of
+              the warp has other work
+  +join       lanes whose next opcode is the chosen lanes' join their pass
+
+Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
+kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
+only chooses which lanes share a pass, so it cannot change a result. Reported per game, age and
+policy: active lanes per pass, passes per warp-frame, and for each layout of the state the 32-byte
+sectors per warp memory request and per warp-frame:
+
+  aos         today: one struct per env (RAM, chips' registers); every lane its own sectors
+  soa         byte k of every env's RAM side by side (and each chip register), so that the lanes of
+              a pass reading one address read one sector
+
+ROM reads are shared by every env in both layouts. Sectors count the bus's accesses (opcode and
+operand fetches, RAM, chip registers); what a TIA access does inside the chip, the TIA log and
+the frame buffers are not counted.
+
+    make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
+    python benchmarks/simt_model.py --games pong --envs 256 --ages 7 100
+
+writes benchmarks/results/simt_model-<date>.json and a PNG of lanes per pass against env age.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+TRACE_LIB = ROOT / "build" / "trace" / "_cpu.so"
+os.environ.setdefault("CULE_CPU_LIB", str(TRACE_LIB))
+sys.path.insert(0, str(ROOT))
+from benchmarks._results import new_result_path  # noqa: E402
+
+WARP = 32
+GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"]
+AGES = [7, 100, 500, 1000, 3000]
+POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join"]
+
+# kernels/testing/trace.h
+TRACE_EVENT = np.dtype([("kind", "u1"), ("value", "u1"), ("addr", "<u2"), ("extra", "<u4")])
+INSN, READ, WRITE, WAIT, FRAME, STEP = range(6)
+CODE_OUTSIDE = 0x80000000
+
+POLL_READS = (0xAD, 0xAE, 0xAC, 0x2C)   # LDA, LDX, LDY, BIT absolute (m6502::is_poll_read)
+BRANCHES = (0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0)
+JSR, RTS, RTI = 0x20, 0x60, 0x40
+NO_KEY = np.uint64(2 ** 64 - 1)
+
+
+def polling_offsets(rom: np.ndarray) -> np.ndarray:
+    """ROM offsets of the two instructions of every loop that waits for the RIOT timer: a read of
+    INTIM or TIMINT and a branch back to it (5 bytes), as Bus::wait_on_timer recognises them."""
+    o = np.arange(len(rom) - 4)
+    addr = rom[o + 1].astype(np.int64) | rom[o + 2].astype(np.int64) << 8
+    timer = ((addr & 0x1280) == 0x0280) & ((addr & 0x04) != 0)   # riot_is_timer
+    loop = np.isin(rom[o], POLL_READS) & timer & np.isin(rom[o + 3], BRANCHES) & (rom[o + 4] == 0xFB)
+    starts = o[loop]
+    return np.union1d(starts, starts + 3)
+
+
+@dataclass
+class Lanes:
+    """One traced step of every env: instructions and their bus accesses, env after env."""
+    key: np.ndarray          # the code key of each instruction (trace.h)
+    opcode: np.ndarray
+    frame: np.ndarray        # the frame of the step it runs in
+    stack_key: np.ndarray    # its JSR call sites (outermost first) and key, for `stack`
+    polling: np.ndarray      # it is one of a timer-polling loop's
+    first_access: np.ndarray
+    access_count: np.ndarray
+    access_addr: np.ndarray
+    access_write: np.ndarray
+    access_rom: np.ndarray   # ROM offset + 1 of a cartridge read in the window, else 0
+    base: np.ndarray         # per env: its first instruction
+    count: np.ndarray        # per env: its instructions
+    frames: np.ndarray       # per env: frames emulated
+    skipped: np.ndarray      # per env: instructions of timer waits run at once
+
+    @property
+    def num_envs(self) -> int:
+        return len(self.base)
+
+
+def decode(events: np.ndarray, counts: np.ndarray, rom: np.ndarray) -> Lanes:
+    ev = events.view(TRACE_EVENT).ravel()
+    kind = ev["kind"]
+    env_of = np.repeat(np.arange(len(counts)), counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+
+    is_insn = kind == INSN
+    insn_at = np.flatnonzero(is_insn)
+    owner = np.cumsum(is_insn) - 1   # the instruction an event belongs to
+    fetch = insn_at + 1
+    assert np.all(kind[fetch] == READ) and np.all(ev["addr"][fetch] == ev["addr"][insn_at]), "fetch follows INSN"
+    opcode = ev["value"][fetch]
+    key = ev["extra"][insn_at]
+
+    begins = (kind == FRAME) & (ev["value"] == 0)
+    frame_count = np.cumsum(begins)
+    frame_of_event = frame_count - 1 - np.concatenate([[0], frame_count])[starts][env_of]
+    frame = frame_of_event[insn_at].astype(np.int16)
+    frames = np.bincount(env_of[begins], minlength=len(counts))
+
+    insn_env = env_of[insn_at]
+    count = np.bincount(insn_env, minlength=len(counts))
+    base = np.concatenate([[0], np.cumsum(count)[:-1]])
+
+    acc = np.flatnonzero((kind == READ) | (kind == WRITE))
+    acc_owner = owner[acc]
+    first_access = np.searchsorted(acc_owner, np.arange(len(insn_at)))
+    access_count = np.bincount(acc_owner, minlength=len(insn_at))
+    addr = ev["addr"][acc]
+    access_rom = np.where((addr & 0x1000) != 0, ev["extra"][acc], 0).astype(np.uint32)
+    access_rom[(access_rom & CODE_OUTSIDE) != 0] = 0
+
+    waits = kind == WAIT
+    skipped = np.bincount(env_of[waits], weights=ev["extra"][waits], minlength=len(counts)).astype(np.int64)
+
+    polling = np.isin(key, polling_offsets(rom)) & (key & CODE_OUTSIDE == 0)
+    stack_key = call_stack_keys(key, opcode, base, count)
+    return Lanes(key, opcode, frame, stack_key, polling, first_access, access_count, addr,
+                 kind[acc] == WRITE, access_rom, base, count, frames, skipped)
+
+
+def call_stack_keys(key: np.ndarray, opcode: np.ndarray, base: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Each instruction's place in program order: the code keys of the JSRs it runs under (outermost
+    first) and its own, 16 bits each, left-aligned in 64 bits, so that comparing the words compares
+    the sequences (a prefix first). Depths count from the shallowest the env's trace reaches (a
+    call made before the trace began has no known site, 0); past three calls the innermost sites
+    are dropped."""
+    n = len(key)
+    env = np.repeat(np.arange(len(base)), count)
+    delta = (opcode == JSR).astype(np.int64) - np.isin(opcode, (RTS, RTI))
+    after = np.cumsum(delta)
+    after -= np.concatenate([[0], after])[base][env]   # from each env's start
+    depth = after - delta
+    depth -= np.minimum.reduceat(depth, base)[env] if n else 0
+    short = (key & 0xFFFF).astype(np.uint64) + np.uint64(1)   # 0 ends a sequence
+    index = np.arange(n)
+    word = np.zeros(n, np.uint64)
+    for d in range(3):
+        # the call site of level d + 1: the last JSR made at depth d before the instruction
+        site = np.where((opcode == JSR) & (depth == d), index, -1)
+        site = np.maximum.accumulate(site)
+        site = np.concatenate([[-1], site[:-1]])
+        known = (depth > d) & (site >= base[env])
+        word |= np.where(known, short[np.maximum(site, 0)], 0) << np.uint64(48 - 16 * d)
+    return word | short << (np.uint64(48) - np.uint64(16) * np.minimum(depth, 3).astype(np.uint64))
+
+
+def sector_ids(lanes: Lanes, g: np.ndarray, k: int, env: np.ndarray, layout: str, num_envs: int) -> np.ndarray:
+    """The 32-byte sector of access k of instructions g (made by envs `env`) under a layout; a ROM
+    read's sector is the same for every env."""
+    a = lanes.first_access[g] + k
+    addr = lanes.access_addr[a].astype(np.int64)
+    rom = lanes.access_rom[a].astype(np.int64)
+    env = env.astype(np.int64)
+    ram = (addr & 0x1280) == 0x80
+    if layout == "aos":   # each env's own struct: a sector of its RAM, or of its chips' registers
+        own = env << 16 | np.where(ram, (addr & 0x7F) >> 5, 0x100 | (addr & 0x3FF))
+    else:                 # byte k of every env's RAM (or register k of every env's chips) side by side
+        own = np.where(ram, addr & 0x7F, 0x100 | (addr & 0x3FF)) * (num_envs // WARP) + env // WARP
+    return np.where(rom > 0, (1 << 62) | (rom - 1) >> 5, own)
+
+
+LAYOUTS = ("aos", "soa")
+
+
+def replay(lanes: Lanes, policy: str) -> dict:
+    """Runs every warp under `policy`: which lanes share each pass. Gives the passes and the lanes
+    they ran, and for each layout the memory requests and sectors of the bus accesses."""
+    n = lanes.num_envs - lanes.num_envs % WARP
+    warps = n // WARP
+    base = lanes.base[:n].reshape(warps, WARP)
+    count = lanes.count[:n].reshape(warps, WARP)
+    last = max(len(lanes.key) - 1, 0)
+    ptr = np.zeros((warps, WARP), np.int64)
+    wait = "wait" in policy
+    join = "join" in policy
+    order = lanes.stack_key if policy.startswith("stack") else lanes.key.astype(np.uint64)
+    opcode = lanes.opcode.astype(np.int64)
+    warp_ids = np.arange(warps)[:, None]
+    # Each instruction run: its pass (iteration, warp, and for per-lane its opcode), and the
+    # iteration's request for the opcode fetch, which every lane of a slot shares.
+    pass_of = np.full(len(lanes.key), -1, np.int64)
+    slot_of = np.full(len(lanes.key), -1, np.int64)
+    iteration = scheduled = waiting = 0   # warp-iterations that chose lanes, and the lanes then active
+    while True:
+        unfinished = ptr < count
+        if not unfinished.any():
+            break
+        g = np.minimum(base + ptr, last)
+        frame = np.where(unfinished, lanes.frame[g], np.iinfo(np.int16).max)
+        active = unfinished & (frame == frame.min(axis=1, keepdims=True))   # the warp's current frame
+        if policy == "per-lane":
+            chosen = active
+            group = opcode[g]                                 # a pass per distinct opcode
+        else:
+            candidates = active
+            if wait:   # polling lanes wait while a lane of the frame has other work
+                busy = active & ~lanes.polling[g]
+                candidates = np.where(busy.any(axis=1, keepdims=True), busy, active)
+            k = np.where(candidates, order[g], NO_KEY)
+            chosen = candidates & (k == k.min(axis=1, keepdims=True))
+            if join:   # lanes about to run the same opcode elsewhere join the pass
+                leader = g[warp_ids[:, 0], np.argmax(chosen, axis=1)]
+                chosen |= active & (opcode[g] == opcode[leader][:, None])
+            group = 0
+            scheduled += int(chosen.any(axis=1).sum())
+            waiting += int(active.sum())
+        slot = iteration * warps + warp_ids
+        run = g[chosen]
+        slot_of[run] = np.broadcast_to(slot, g.shape)[chosen]
+        pass_of[run] = (np.broadcast_to(slot, g.shape) * 256 + group)[chosen]
+        ptr += chosen
+        iteration += 1
+    ran = lanes.base[n - 1] + lanes.count[n - 1] if n else 0
+    pass_of, slot_of = pass_of[:ran], slot_of[:ran]
+    passes = len(np.unique(pass_of))
+    warp_frames = int(lanes.frames[:n].sum()) / WARP
+    out = dict(policy=policy, warps=warps, lane_instructions=int(ran), passes=passes,
+               lanes_per_pass=ran / max(passes, 1), passes_per_warp_frame=passes / max(warp_frames, 1),
+               iterations=iteration)
+    out.update(memory(lanes, pass_of, slot_of, n, warp_frames))
+    return out, Schedule(pass_of, slot_of, n, warp_frames, scheduled, waiting)
+
+
+@dataclass
+class Schedule:
+    """How a replay ran the instructions: each one's pass and slot (the fetch's request), and for
+    the policies that choose lanes, the warp-iterations that chose and the lanes active in them."""
+    pass_of: np.ndarray
+    slot_of: np.ndarray
+    num_envs: int
+    warp_frames: float
+    scheduled: int
+    waiting: int
+
+
+# What choosing lanes costs a pass, in machine instructions: a key from the lane's PC (its ROM
+# offset through the window) and polling flag, a 64-bit warp minimum (two __reduce_min_sync) and
+# the comparison; an estimate, as no such kernel is compiled yet.
+SCHEDULE_COST = 12
+# A switch compiled as a tree of comparisons (the op switch's 80 cases) costs a pass a compare and
+# a branch a level, and the leaf's.
+def dispatch_cost(cases: int) -> int:
+    return 2 * int(np.ceil(np.log2(max(cases, 2)))) + 2
+
+
+def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: list, chip_cost: float = 0.0) -> dict:
+    """The machine instructions a warp issues and the lanes active in them, from the interpreter's
+    costs per part (benchmarks/sass.py: the loop, fetch and rest of execute once a slot, a mode's
+    and an operation's case and the dispatch to them once a pass, the operand read and result
+    write once a pass that makes them), and `chip_cost` per TIA or RIOT access, grouped by kind
+    and pass. Gives the issued instructions per warp-frame and the active threads per issued
+    instruction (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the
+    machine state takes besides the bus's accesses."""
+    ran = len(schedule.pass_of)
+    op = lanes.opcode[:ran]
+    cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
+    glob = lambda name: costs[name].global_memory if name in costs else 0  # noqa: E731
+    mode_cases = len({p[0] for p in parts if p[0]})
+    op_cases = len({p[1] for p in parts if p[1]})
+    table = np.array([[cost(m) + dispatch_cost(mode_cases), cost(o) + dispatch_cost(op_cases),
+                       cost("read") * r, cost("write") * w, glob(m) + glob(o) + glob("read") * r + glob("write") * w]
+                      for m, o, r, w in parts], dtype=np.float64)
+    shared = cost("loop") + cost("fetch") + cost("execute")
+    shared_global = glob("loop") + glob("fetch") + glob("execute")
+    labels = {name: k for k, name in enumerate(sorted({p[0] for p in parts} | {p[1] for p in parts}))}
+    mode_id = np.array([labels[p[0]] for p in parts], np.int64)[op]
+    op_id = np.array([labels[p[1]] for p in parts], np.int64)[op]
+
+    def grouped(key_cols: list[np.ndarray], weight: np.ndarray) -> tuple[float, float, np.ndarray]:
+        """Sum over the distinct groups of a weight (once a group) and of weight x lanes."""
+        keys = np.stack(key_cols, axis=1)
+        uniq, first, size = np.unique(keys, axis=0, return_index=True, return_counts=True)
+        return float(weight[first].sum()), float((weight[first] * size).sum()), size
+
+    per_lane = policy == "per-lane"
+    slot, group = schedule.slot_of, schedule.pass_of
+    issued = lanes_run = 0.0
+    # once a slot: the loop, fetch and rest of execute (a pass, for the choosing policies)
+    i, l, slot_sizes = grouped([slot], np.full(ran, shared, np.float64))
+    issued, lanes_run = issued + i, lanes_run + l
+    for key, weight in [((slot, mode_id), table[op, 0]), ((slot, op_id), table[op, 1]),
+                        ((slot, table[op, 2] > 0), table[op, 2]), ((slot, table[op, 3] > 0), table[op, 3])]:
+        i, l, _ = grouped(list(key), weight)
+        issued, lanes_run = issued + i, lanes_run + l
+    # TIA and RIOT accesses, out of line: a call per kind of access and group
+    chip = np.zeros(ran, np.int64)
+    for k in range(int(lanes.access_count[:ran].max(initial=0))):
+        a = lanes.first_access[:ran] + k
+        has = lanes.access_count[:ran] > k
+        addr = lanes.access_addr[np.where(has, a, 0)].astype(np.int64)
+        is_chip = has & ((addr & 0x1000) == 0) & ((addr & 0x280) != 0x80)
+        chip[is_chip] |= 1 << (2 * ((addr[is_chip] & 0x80) != 0) + lanes.access_write[a[is_chip]])
+    if chip_cost and chip.any():
+        calls = chip > 0
+        i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost))
+        issued, lanes_run = issued + i, lanes_run + l
+    if not per_lane:   # choosing the lanes, with every lane of the frame taking part
+        issued += SCHEDULE_COST * schedule.scheduled
+        lanes_run += SCHEDULE_COST * schedule.waiting
+    # The machine state's own global loads and stores (cycles, the data bus, flags; the fetch's
+    # ROM load and each bus access are the trace's): a request per memory instruction and group.
+    _, _, group_sizes = grouped([group], np.zeros(ran))
+    order = np.unique(group, return_index=True)[1]
+    case_requests = np.maximum(table[op[order], 4] - (lanes.access_count[:ran][order] - 1), 0)
+    requests = [(max(shared_global - 1, 0), slot_sizes), (case_requests, group_sizes)]
+    state = {"aos": 0.0, "soa": 0.0}
+    for per_group, sizes in requests:
+        state["aos"] += float((per_group * sizes).sum())   # each lane its own struct
+        state["soa"] += float((per_group * np.ones_like(sizes)).sum())
+    frames = max(schedule.warp_frames, 1)
+    return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
+                state_sectors_per_warp_frame_aos=state["aos"] / frames,
+                state_sectors_per_warp_frame_soa=state["soa"] / frames,
+                chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]], np.ones(int((chip > 0).sum())))[0]) / frames)
+
+
+def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_frames: float) -> dict:
+    """Warp memory requests and 32-byte sectors of the bus accesses, per layout: a request is one
+    access (the k-th of its instruction) of a pass, the opcode fetch one of the whole slot."""
+    ran = len(pass_of)
+    env = np.repeat(np.arange(n), lanes.count[:n])
+    out = {}
+    for layout in LAYOUTS:
+        requests = sectors = 0
+        for k in range(int(lanes.access_count[:ran].max(initial=0))):
+            g = np.flatnonzero(lanes.access_count[:ran] > k)
+            request = (slot_of[g] if k == 0 else pass_of[g]).astype(np.int64)
+            s = sector_ids(lanes, g, k, env[g], layout, n)
+            order = np.lexsort((s, request))
+            request, s = request[order], s[order]
+            new_request = np.concatenate([[True], request[1:] != request[:-1]]) if len(g) else request
+            requests += int(new_request.sum())
+            sectors += int((new_request | np.concatenate([[True], s[1:] != s[:-1]])[:len(g)]).sum()) if len(g) else 0
+        out[f"sectors_per_request_{layout}"] = sectors / max(requests, 1)
+        out[f"sectors_per_warp_frame_{layout}"] = sectors / max(warp_frames, 1)
+    return out
+
+
+ARCH = "sm_90"
+NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
+NCU_SECTORS = 1_422_669_965 / (4096 // WARP * 4)   # the same launch's sectors per warp-frame
+# The TIA's or RIOT's work for one access (tia_peek and tia_poke with the TIA brought up to the
+# access's clock; out of line, a call per kind of access and pass), in machine instructions:
+# fitted so that today's one-kernel step on Pong at age 7 gives ncu's active threads (calibrate).
+CHIP_COST = 280
+
+
+def calibrate(lanes: Lanes, schedule: Schedule, costs: dict, parts: list) -> dict:
+    """Today's one-kernel step (cule_step) under the per-lane policy against ncu's measurement of
+    it: the active threads per issued instruction from the SASS costs alone, with CHIP_COST, and
+    the chip cost that would give ncu's 6.92 exactly; the sectors the model counts per warp-frame
+    (the bus's accesses and the machine state's loads and stores) against ncu's."""
+    bare = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, 0.0)
+    full = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, CHIP_COST)
+    unit = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, 1.0)
+    # active = (L + w Lc) / (I + w Ic): solve for w from the runs with w = 0 and 1
+    frames = 1.0   # the per-warp-frame figures share their divisor
+    i0, l0 = bare["issued_per_warp_frame"] * frames, bare["active_threads"] * bare["issued_per_warp_frame"]
+    i1, l1 = unit["issued_per_warp_frame"], unit["active_threads"] * unit["issued_per_warp_frame"]
+    ic, lc = i1 - i0, l1 - l0
+    fit = (l0 - NCU_ACTIVE_THREADS * i0) / (NCU_ACTIVE_THREADS * ic - lc) if NCU_ACTIVE_THREADS * ic != lc else None
+    sectors = bare["state_sectors_per_warp_frame_aos"]
+    return dict(kernel="cule_step", ncu_active_threads=NCU_ACTIVE_THREADS, active_threads_sass_only=bare["active_threads"],
+                active_threads=full["active_threads"], chip_cost_fit=fit,
+                state_sectors_per_warp_frame_aos=sectors, ncu_sectors_per_warp_frame=NCU_SECTORS)
+
+
+def v5_settings() -> dict:
+    from cule.registration import ATARI_VECTOR_ENV_DEFAULTS, V5_SETTINGS
+    return {**ATARI_VECTOR_ENV_DEFAULTS, **V5_SETTINGS}
+
+
+def traced_steps(game: str, num_envs: int, traced: int, ages: list[int], seed: int, states: Path | None = None):
+    """Random v5 play of `num_envs` envs from reset(seed); at each age (steps since the reset) one
+    step of the first `traced` envs recorded: yields (age, Lanes). With `states`, a directory, the
+    envs' states at each age are kept there, and a later run with the same game, envs and seed
+    starts from them instead of playing again (with other random actions from there: another
+    sample of the same ages)."""
+    import torch
+
+    import cule
+    from cule import _cpu
+
+    if not hasattr(_cpu.VecEnv, "start_trace"):
+        raise SystemExit(f"{os.environ['CULE_CPU_LIB']} records no traces: make build/trace/_cpu.so")
+    env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
+    env.reset(seed=seed)
+    vec = env._backend._vec
+    vec.split_render = True   # the GPU's state pass, traced alone
+    rom = np.frombuffer(env._spec.rom, np.uint8)
+    actions = torch.Generator().manual_seed(seed)
+    step = 0
+    random_actions = lambda: torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions)  # noqa: E731
+    for age in sorted(ages):
+        kept = states / f"{game}-{num_envs}envs-seed{seed}-age{age}.npy" if states else None
+        if kept and kept.exists():
+            env.set_states(np.load(kept))
+            step = age
+        while step < age:
+            env.step(random_actions())
+            step += 1
+        if kept and not kept.exists():
+            states.mkdir(parents=True, exist_ok=True)
+            np.save(kept, env.get_states().numpy())
+        vec.start_trace(traced)
+        env.step(random_actions())
+        step += 1
+        events, counts = vec.take_trace()
+        yield age, decode(events, counts, rom)
+    env.close()
+
+
+def machine() -> dict:
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+               platform.processor())
+    return dict(cpu=cpu, cores=os.cpu_count(), python=platform.python_version(), numpy=np.__version__)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="+", default=GAMES)
+    parser.add_argument("--envs", type=int, default=1024, help="envs played (a multiple of 32)")
+    parser.add_argument("--traced", type=int, default=None, help="envs traced, the first ones (default: all)")
+    parser.add_argument("--ages", type=int, nargs="+", default=AGES, help="steps since the reset")
+    parser.add_argument("--policies", nargs="+", default=POLICIES, choices=POLICIES)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--states", type=Path, default=None, help="a directory to keep the envs' states at each age in")
+    parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")
+    args = parser.parse_args(argv)
+    if args.envs <= 0 or args.envs % WARP:
+        parser.error(f"--envs must be a positive multiple of {WARP}, got {args.envs}")
+    traced = args.traced or args.envs
+    if not 0 < traced <= args.envs or traced % WARP:
+        parser.error(f"--traced must be a multiple of {WARP} from {WARP} to --envs, got {traced}")
+
+    import cule
+    import sass   # benchmarks/sass.py
+    from cule.games import get_game
+
+    parts = sass.opcode_parts()
+    record = dict(benchmark="simt_model", date=datetime.date.today().isoformat(), cule=cule.__version__,
+                  machine=machine(), settings="v5 (AtariVectorEnv's defaults), random actions",
+                  num_envs=args.envs, traced_envs=traced, warp=WARP, seed=args.seed, arch=ARCH,
+                  chip_cost=CHIP_COST, schedule_cost=SCHEDULE_COST, results=[], calibration=[])
+    for game in args.games:
+        costs = sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index})
+        record.setdefault("interpreter_costs", {})[game] = {
+            kernel: {part: vars(c) for part, c in parts_.items()} for kernel, parts_ in costs.items()}
+        for age, lanes in traced_steps(game, args.envs, traced, args.ages, args.seed, args.states):
+            facts = dict(game=game, age=age, frames=int(lanes.frames.sum()),
+                         instructions_per_frame=len(lanes.key) / max(int(lanes.frames.sum()), 1),
+                         skipped_per_frame=int(lanes.skipped.sum()) / max(int(lanes.frames.sum()), 1),
+                         polling_share=float(lanes.polling.mean()))
+            for policy in args.policies:
+                t = time.time()
+                r, schedule = replay(lanes, policy)
+                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST))
+                r.update(facts, seconds=round(time.time() - t, 1))
+                if policy == "per-lane":   # today's one-kernel step, as ncu measured it
+                    record["calibration"].append(dict(game=game, age=age, **calibrate(lanes, schedule, costs, parts)))
+                record["results"].append(r)
+                print(f"{game:15s} age {age:5d} {policy:16s} lanes/pass {r['lanes_per_pass']:5.1f}  "
+                      f"active {r['active_threads']:5.1f}  issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
+                      f"passes/warp-frame {r['passes_per_warp_frame']:8.0f}  sectors/request aos "
+                      f"{r['sectors_per_request_aos']:5.1f} soa {r['sectors_per_request_soa']:5.1f}  "
+                      f"sectors/warp-frame aos {r['sectors_per_warp_frame_aos']:8.0f} soa "
+                      f"{r['sectors_per_warp_frame_soa']:8.0f}  ({r['seconds']} s)", flush=True)
+    path = args.out or new_result_path(f"simt_model-{record['date']}")
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"written {path}")
+
+
+if __name__ == "__main__":
+    main()

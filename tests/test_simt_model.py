@@ -1,0 +1,159 @@
+"""The SIMT model's replay (benchmarks/simt_model.py): whatever the policy, every lane runs each of
+its instructions once, in its own order, a frame at a time; the passes and lanes it counts are
+checked on traces built by hand, and on real traces from the build that records them."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import simt_model as sm  # noqa: E402
+
+TRACE_LIB = ROOT / "build" / "trace" / "_cpu.so"
+
+
+def lanes_from(streams: list[list[tuple[int, int, int]]], polling=()) -> sm.Lanes:
+    """Lanes from each env's instructions as (code key, opcode, frame), one RAM read each."""
+    key = np.array([k for s in streams for k, _, _ in s], np.uint32)
+    opcode = np.array([o for s in streams for _, o, _ in s], np.uint8)
+    frame = np.array([f for s in streams for _, _, f in s], np.int16)
+    count = np.array([len(s) for s in streams])
+    base = np.concatenate([[0], np.cumsum(count)[:-1]])
+    n = len(key)
+    return sm.Lanes(key, opcode, frame, sm.call_stack_keys(key, opcode, base, count), np.isin(key, polling),
+                    np.arange(n), np.ones(n, np.int64), np.full(n, 0x80, np.uint16), np.zeros(n, bool),
+                    np.zeros(n, np.uint32), base, count,
+                    np.array([len({f for _, _, f in s}) for s in streams]), np.zeros(len(streams), np.int64))
+
+
+def check_schedule(lanes: sm.Lanes, schedule: sm.Schedule) -> None:
+    """Every instruction ran once; a lane's instructions in order; no lane began frame f + 1 of a
+    warp before every lane of it had ended frame f."""
+    assert (schedule.pass_of >= 0).all()
+    for e in range(schedule.num_envs):
+        s = schedule.slot_of[lanes.base[e]:lanes.base[e] + lanes.count[e]]
+        assert (np.diff(s) > 0).all(), f"env {e} ran out of order"
+    for w in range(schedule.num_envs // sm.WARP):
+        envs = range(w * sm.WARP, (w + 1) * sm.WARP)
+        frames = np.concatenate([lanes.frame[lanes.base[e]:lanes.base[e] + lanes.count[e]] for e in envs])
+        slots = np.concatenate([schedule.slot_of[lanes.base[e]:lanes.base[e] + lanes.count[e]] for e in envs])
+        for f in range(int(frames.max()) if len(frames) else 0):
+            assert slots[frames == f].max() < slots[frames == f + 1].min()
+
+
+def random_streams(rng, envs=64, frames=3):
+    """Envs running one small program from different places: loops and a subroutine."""
+    streams = []
+    for _ in range(envs):
+        s = []
+        for f in range(frames):
+            pc = int(rng.integers(0, 40))
+            for _ in range(int(rng.integers(20, 60))):
+                op = 0x20 if pc % 17 == 5 else 0x60 if pc % 17 == 16 else 0xEA
+                s.append((pc, op, f))
+                pc = (pc + 1) % 50
+        streams.append(s)
+    return streams
+
+
+@pytest.mark.parametrize("policy", sm.POLICIES)
+def test_every_policy_runs_each_instruction_once_in_order(policy):
+    lanes = lanes_from(random_streams(np.random.default_rng(1)), polling=(30, 31))
+    result, schedule = sm.replay(lanes, policy)
+    check_schedule(lanes, schedule)
+    assert result["lane_instructions"] == lanes.count.sum()
+    assert 1 <= result["lanes_per_pass"] <= sm.WARP
+
+
+def test_lanes_at_one_pc_share_every_pass():
+    stream = [(pc, 0xEA, 0) for pc in range(10)] + [(pc, 0xEA, 1) for pc in range(5)]
+    lanes = lanes_from([stream] * 32)
+    for policy in ("min-pc", "stack", "stack+wait"):
+        result, _ = sm.replay(lanes, policy)
+        assert result["passes"] == 15 and result["lanes_per_pass"] == 32
+
+
+def test_per_lane_passes_are_the_distinct_opcodes_of_each_slot():
+    # lane 0 runs opcodes 1, 2; lane 1: 1, 3; lanes 2-31: 4, 4 -> slot 0: {1, 4}, slot 1: {2, 3, 4}
+    streams = [[(0, 1, 0), (1, 2, 0)], [(5, 1, 0), (6, 3, 0)]] + [[(9, 4, 0), (9, 4, 0)]] * 30
+    result, _ = sm.replay(lanes_from(streams), "per-lane")
+    assert result["passes"] == 5 and result["lanes_per_pass"] == 64 / 5
+
+
+def test_min_pc_runs_the_lowest_pc_first_and_waiting_defers_polling_lanes():
+    # lane 0 polls at 1, 2, 1, 2, then runs 3; the others run 0, 3
+    streams = [[(1, 0xAD, 0), (2, 0xD0, 0), (1, 0xAD, 0), (2, 0xD0, 0), (3, 0xEA, 0)]] + \
+              [[(0, 0xEA, 0), (3, 0xEA, 0)]] * 31
+    lanes = lanes_from(streams, polling=(1, 2))
+    plain, _ = sm.replay(lanes, "min-pc")
+    waiting, _ = sm.replay(lanes, "min-pc+wait")
+    # min-pc: 0 (31 lanes), then 1, 2, 1, 2 (lane 0) while 31 lanes wait at 3, then 3 (32)
+    assert plain["passes"] == 6
+    # waiting: 0 (31), 3 (31: lane 0 polls), then lane 0 alone: 1, 2, 1, 2, 3
+    assert waiting["passes"] == 7
+
+
+def test_call_stack_keys_order_lanes_by_their_call_sites():
+    # two lanes: one in a subroutine at 100 called from 10, one at 20 in the caller
+    key = np.array([10, 100, 20], np.uint32)
+    opcode = np.array([0x20, 0xEA, 0xEA], np.uint8)
+    words = sm.call_stack_keys(key, opcode, np.array([0, 2]), np.array([2, 1]))
+    assert words[1] < words[2] < sm.call_stack_keys(np.array([100], np.uint32), np.array([0xEA], np.uint8),
+                                                     np.array([0]), np.array([1]))[0]
+    assert words[0] < words[1]   # the JSR itself comes before the code it calls
+
+
+def test_polling_loops_are_found_in_the_rom():
+    rom = np.zeros(64, np.uint8)
+    rom[10:15] = [0xAD, 0x84, 0x02, 0xD0, 0xFB]   # LDA INTIM / BNE back
+    rom[30:35] = [0xAD, 0x80, 0x00, 0xD0, 0xFB]   # LDA RAM / BNE: no timer
+    assert sm.polling_offsets(rom).tolist() == [10, 13]
+
+
+@pytest.mark.skipif(not TRACE_LIB.exists(), reason="the trace build (make build/trace/_cpu.so; make test builds it)")
+def test_real_traces_replay_and_leave_the_emulation_unchanged(tmp_path):
+    """The trace build plays as the plain one (same states after the same steps), its traces hold
+    an opcode fetch after every instruction's start, and every policy replays them in order."""
+    script = f"""
+import sys, numpy as np, torch
+sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+import simt_model as sm
+import cule
+env = cule.CuleEnv("breakout", num_envs=64, device="cpu", **sm.v5_settings())
+env.reset(seed=3)
+vec = env._backend._vec
+vec.split_render = True
+g = torch.Generator().manual_seed(3)
+for step in range(12):
+    if step == 10:
+        vec.start_trace(64)
+    env.step(torch.randint(0, 4, (64,), generator=g))
+events, counts = vec.take_trace()
+lanes = sm.decode(events, counts, np.frombuffer(env._spec.rom, np.uint8))
+assert lanes.frames.tolist() == [4] * 64 or (lanes.frames % 4 == 0).all(), lanes.frames
+for policy in sm.POLICIES:
+    result, schedule = sm.replay(lanes, policy)
+    assert (schedule.pass_of >= 0).all() and result["lane_instructions"] == lanes.count.sum()
+np.save({str(tmp_path / 'trace.npy')!r}, env.get_states().numpy())
+"""
+    plain = f"""
+import numpy as np, torch, cule, sys
+sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+import simt_model as sm
+env = cule.CuleEnv("breakout", num_envs=64, device="cpu", **sm.v5_settings())
+env.reset(seed=3)
+env._backend._vec.split_render = True
+g = torch.Generator().manual_seed(3)
+for step in range(12):
+    env.step(torch.randint(0, 4, (64,), generator=g))
+np.save({str(tmp_path / 'plain.npy')!r}, env.get_states().numpy())
+"""
+    environ = {**os.environ, "CULE_CPU_LIB": str(TRACE_LIB)}
+    subprocess.run([sys.executable, "-c", script], check=True, env=environ, cwd=ROOT)
+    environ.pop("CULE_CPU_LIB")
+    subprocess.run([sys.executable, "-c", plain], check=True, env=environ, cwd=ROOT)
+    assert np.array_equal(np.load(tmp_path / "trace.npy"), np.load(tmp_path / "plain.npy"))
