@@ -24,3 +24,50 @@ def test_every_kernel_source_is_package_data():
     assert sources - shipped == set(), f"not shipped in the wheel: {sorted(sources - shipped)}"
     directories = {"cule.kernels" + "".join("." + part for part in p.parent.relative_to(kernels).parts) for p in sources}
     assert directories <= set(config["packages"]), "every directory of kernels/ must be a package (setuptools warns)"
+
+
+def test_the_version_is_pyprojects():
+    import importlib.metadata
+
+    import cule
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert cule.__version__ == version == importlib.metadata.version("cule")
+
+
+def test_the_gpu_extras_bring_nvrtc():
+    # CuPy's wheels hold no NVRTC (cupy.RawModule compiles the kernels with it): without the wheel
+    # a machine with only a driver could not compile them.
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(r.startswith("cupy-cuda12x") for r in extras["cuda12"])
+    assert any(r.startswith("nvidia-cuda-nvrtc-cu12") for r in extras["cuda12"])
+    assert any(r.startswith("cupy-cuda13x") for r in extras["cuda13"])
+    assert any(r.startswith("nvidia-cuda-nvrtc>=13") for r in extras["cuda13"])
+
+
+@pytest.mark.slow
+def test_the_wheel_builds_without_deprecation_warnings_and_holds_the_sources(tmp_path):
+    """`pip wheel .` as a user runs it, on a copy of the sources (the checkout's build/ untouched):
+    2 to 4 minutes on 2 cores, compiling the three extensions."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    source = tmp_path / "cule"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    for name in ("cule", "kernels"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+                            "-w", str(tmp_path / "wheels"), str(source)], capture_output=True, text=True)
+    output = build.stdout + build.stderr
+    assert build.returncode == 0, output[-5000:]
+    assert "deprecat" not in output.lower(), [line for line in output.splitlines() if "eprecat" in line]
+    (wheel,) = (tmp_path / "wheels").glob("cule-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    kernels = {"cule/kernels/" + p.relative_to(ROOT / "kernels").as_posix() for p in (ROOT / "kernels").rglob("*")
+               if p.suffix in {".h", ".cpp", ".cu"}}
+    assert len(kernels) > 60 and kernels <= names, sorted(kernels - names)
+    assert {"cule/py.typed", "cule/__init__.py", "cule/wrappers.py"} <= names
+    assert {n.split(".")[0] for n in names if n.endswith(".so")} == {"cule/_cpu", "cule/_cuda_host", "cule/_probes"}
