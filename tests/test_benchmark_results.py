@@ -1,6 +1,9 @@
-"""benchmarks/_results.py: each benchmark run writes new files, never over an earlier run's."""
+"""benchmarks/_results.py: each benchmark run writes new files, never over an earlier run's; and
+benchmarks/plot_fps.py, which draws the README's speed plot from one."""
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._results import RESULTS, new_result_path  # noqa: E402
@@ -32,3 +35,33 @@ def test_the_default_folder_is_benchmarks_results():
     assert RESULTS == Path(__file__).resolve().parents[1] / "benchmarks" / "results"
     path = new_result_path("no-such-run-name")
     assert path.parent == RESULTS and not path.exists()
+
+
+def test_plot_fps_draws_the_committed_h100_run(tmp_path):
+    """benchmarks/plot_fps.py on the run the README's speed plot comes from (matplotlib)."""
+    import json
+    import subprocess
+
+    from PIL import Image
+    result = RESULTS / "fps-pong-2026-11-23-h100.json"
+    png = tmp_path / "fps.png"
+    run = subprocess.run([sys.executable, str(RESULTS.parent / "plot_fps.py"), str(result), "--out", str(png)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == f"wrote {png}\n", run.stderr
+    assert Image.open(png).size == (825, 506)
+    one_count = json.loads(result.read_text())
+    one_count["results"] = [r for r in one_count["results"] if r["num_envs"] == 16]
+    (tmp_path / "one.json").write_text(json.dumps(one_count))
+    run = subprocess.run([sys.executable, str(RESULTS.parent / "plot_fps.py"), str(tmp_path / "one.json"), "--out",
+                          str(tmp_path / "one.png")], capture_output=True, text=True)
+    assert run.returncode == 1 and "no 'emulation' results at two env counts or more to plot" in run.stderr
+
+
+def test_plot_fps_names_an_unknown_engine_or_load(tmp_path):
+    sys.path.insert(0, str(RESULTS.parent))
+    from plot_fps import plot
+    rows = [dict(engine="gym", load="emulation", num_envs=n, fps=1000) for n in (1, 2)]
+    with pytest.raises(ValueError, match=r"unknown engine 'gym': fps.py's engines are \['cule-gpu', "):
+        plot(dict(game="pong", results=rows), tmp_path / "x.png")
+    with pytest.raises(ValueError, match=r"load must be one of \['emulation', 'inference'\], got 'training'"):
+        plot(dict(game="pong", results=rows), tmp_path / "x.png", load="training")
