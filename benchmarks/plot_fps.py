@@ -13,7 +13,8 @@ from pathlib import Path
 
 # fps.py's engine names, in the legend's order.
 ENGINES = {"cule-gpu": "cule, GPU backend", "cule-cpu": "cule, CPU backend",
-           "ale-py AtariVectorEnv": "ale-py AtariVectorEnv", "EnvPool": "EnvPool", "ale-py": "ale-py ALEInterface (1 env)"}
+           "ale-py AtariVectorEnv": "ale-py AtariVectorEnv", "EnvPool": "EnvPool",
+           "ale-py": "ale-py ALEInterface (1 env)"}
 LOADS = {"emulation": "random actions", "inference": "actions from a Nature-DQN net on the GPU"}
 
 
