@@ -23,9 +23,9 @@ demo: install
 	$(PYTHON) -m cule.demo
 
 # Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
-# build that records traces, for the SIMT model's tests).
+# builds that record traces and that run timer waits one instruction at a time, for their tests).
 test: install
-	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB)
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(NO_WAIT_LIB)
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
@@ -76,6 +76,15 @@ TRACE_LIB := build/trace/_cpu.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE \
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
+
+# The CPU backend as setup.py builds it but without the timer-polling loops run at once
+# (Bus::wait_on_timer): what they save, and that they change nothing (benchmarks/timer_wait.py,
+# tests/test_timer_wait.py).
+NO_WAIT_LIB := build/no_timer_wait/_cpu.so
+$(NO_WAIT_LIB): $(KERNEL_SOURCES) Makefile | install
+	mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -O3 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_NO_TIMER_WAIT \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 simt-model: $(TRACE_LIB)

@@ -117,12 +117,15 @@ def measure(game: str, envs: int, threads: int, rounds: int, seconds: float) -> 
     return {name: round(fps) for name, fps in best.items()}
 
 
-def instructions_per_frame(game: str, envs: int = 16, steps: tuple[int, int] = (20, 120)) -> float:
-    """cule's instructions per raw frame at v5 settings on one thread (callgrind)."""
+def instructions_per_frame(game: str, envs: int = 16, steps: tuple[int, int] = (20, 120),
+                           environ: dict[str, str] | None = None) -> float:
+    """cule's instructions per raw frame at v5 settings on one thread (callgrind); `environ`: the
+    child's environment (CULE_CPU_LIB names another build)."""
     totals = []
     for n in steps:
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              __file__, "--child-steps", game, str(envs), str(n)], capture_output=True, text=True)
+                              __file__, "--child-steps", game, str(envs), str(n)], capture_output=True, text=True,
+                             env=environ)
         found = re.search(r"refs:\s+([\d,]+)", run.stderr)
         if run.returncode != 0 or not found:
             raise RuntimeError(f"callgrind of {game} failed: {run.stderr[-1000:]}")

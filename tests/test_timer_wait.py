@@ -1,9 +1,16 @@
 """A loop that polls the RIOT timer (`LDA INTIM / BNE` back to itself) runs its iterations at once
 (console.h, Bus::wait_on_timer): it must leave the CPU, clock, bus and timer exactly as running
 it one instruction at a time does, at every instruction count, the frame's cap included."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from cule import _cpu, _probes
+from cule.games import list_games
 
 SCHEMES = {name: i for i, name in enumerate(_cpu.CART_SCHEME_NAMES)}
 TIM1T, TIM8T, TIM64T, T1024T = 0x0294, 0x0295, 0x0296, 0x0297
@@ -105,3 +112,37 @@ def test_superchip_loop_runs_at_once_past_the_ports_only(loop_address, runs_at_o
         assert at_once == one_by_one, n
     assert (steps < all_steps) == runs_at_once
     assert at_once["pc"] == 0xF1F0   # the loop ended in both
+
+
+NO_WAIT_LIB = Path(__file__).resolve().parent.parent / "build" / "no_timer_wait" / "_cpu.so"
+STATE_DIGESTS = """
+import hashlib, json, torch, cule
+from cule.games import list_games
+digests = {}
+for game in list_games():
+    env = cule.CuleEnv(game, num_envs=4, device="cpu", frameskip=4, repeat_action_probability=0.25)
+    env.reset(seed=0)
+    actions = torch.Generator().manual_seed(0)
+    for _ in range(50):
+        env.step(torch.randint(0, env.single_action_space.n, (4,), generator=actions))
+    digests[game] = hashlib.sha256(env.get_states().numpy().tobytes()).hexdigest()
+    env.close()
+print(json.dumps(digests))
+"""
+
+
+@pytest.mark.skipif(not NO_WAIT_LIB.exists(), reason="the build without timer waits (make test builds it)")
+def test_every_game_plays_the_same_without_timer_waits_run_at_once():
+    """Whole states (machines and frame buffers) after 50 v5 steps of 4 envs of every game, by the
+    plain build and by one that runs every loop one instruction at a time."""
+    def digests(lib: str | None) -> dict:
+        environ = {k: v for k, v in os.environ.items() if k != "CULE_CPU_LIB"}
+        if lib:
+            environ["CULE_CPU_LIB"] = lib
+        run = subprocess.run([sys.executable, "-c", STATE_DIGESTS], capture_output=True, text=True, env=environ,
+                             check=True)
+        return json.loads(run.stdout.splitlines()[-1])
+
+    plain, without = digests(None), digests(str(NO_WAIT_LIB))
+    assert sorted(plain) == sorted(list_games())
+    assert plain == without, sorted(g for g in plain if plain[g] != without[g])

@@ -345,12 +345,15 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 bud
                 bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
                 c.pc = target;
                 // Back 5 bytes, maybe to a timer read: a loop that waits for the timer, whose
-                // iterations the bus can run at once (console.h).
+                // iterations the bus can run at once (console.h). A build without it measures
+                // and checks it (benchmarks/timer_wait.py, tests/test_timer_wait.py).
+#ifndef CULE_NO_TIMER_WAIT
                 if (v == 0xFB && budget > 2) {
                     TimerWait w = bus.wait_on_timer(c, op - BPL, budget - 1);
                     c = w.cpu;
                     return w.instructions;
                 }
+#endif
             }
             break;
         // read-modify-write: `v` is read above and written back below
