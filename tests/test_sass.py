@@ -1,0 +1,47 @@
+"""benchmarks/sass.py: the interpreter's machine code attributed to its parts, from NVRTC's CUBIN
+through nvdisasm (no GPU needed)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import sass  # noqa: E402
+
+from cule.games import get_game  # noqa: E402
+
+LISTING = """
+        .type           k,@function
+k:
+	//## File "/x/kernels/atari/console.h", line 118 inlined at "/x/kernels/atari/cpu6502.h", line 467
+	//## File "/x/kernels/atari/cpu6502.h", line 467 inlined at "/x/cuda/kernels.cu", line 9
+	//## File "/x/cuda/kernels.cu", line 9
+        /*0000*/                   LD.E.U8 R0, desc[UR6][R20.64] ;
+        /*0010*/                   IADD3 R1, R0, 0x1, RZ ;
+	//## File "/x/cuda/kernels.cu", line 10
+        /*0020*/                   EXIT ;
+"""
+
+
+def test_each_instruction_carries_its_chain_of_inlined_lines():
+    found = sass.functions(LISTING)
+    ins = found["k"].instructions
+    assert [i.text for i in ins] == ["LD.E.U8 R0, desc[UR6][R20.64]", "IADD3 R1, R0, 0x1, RZ", "EXIT"]
+    assert ins[0].lines == [("console.h", 118), ("cpu6502.h", 467), ("kernels.cu", 9)]
+    assert ins[1].lines == ins[0].lines   # no lines of its own: the last chain holds
+    assert ins[2].lines == [("kernels.cu", 10)]
+    interpreter = sass.Interpreter.from_sources()
+    step_line = interpreter.cpu_step.start + 3   # the opcode fetch
+    assert interpreter.region([("console.h", 118), ("cpu6502.h", step_line)]) == "fetch"
+    assert interpreter.region([("kernels.cu", 10)]) is None
+
+
+def test_the_state_kernels_interpreter_has_its_parts():
+    costs = sass.interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index}, kernels=("cule_step_logged",))
+    parts = costs["cule_step_logged"]
+    for name in ("loop", "fetch", "dispatch:mode", "dispatch:op", "read", "write"):
+        assert parts[name].instructions > 0, name
+    assert parts["fetch"].global_memory > 0   # the opcode's byte, the clock, the data bus
+    labels = {p for entry in sass.opcode_parts() for p in entry[:2] if p}
+    found = labels & set(parts)
+    # a case whose code folds into another's (NOP, JMP's c.pc = addr) has none of its own
+    assert len(found) >= 0.9 * len(labels), sorted(labels - found)
+    assert parts["op:ADC"].instructions > parts["op:CLC"].instructions
