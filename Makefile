@@ -78,13 +78,15 @@ $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
-# The CPU backend as setup.py builds it but without the timer-polling loops run at once
-# (Bus::wait_on_timer): what they save, and that they change nothing (benchmarks/timer_wait.py,
+# The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer), with
+# setup.py's compiler flags: what they save, and that they change nothing (benchmarks/timer_wait.py,
 # tests/test_timer_wait.py).
+WAIT_LIBS := build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
 NO_WAIT_LIB := build/no_timer_wait/_cpu.so
-$(NO_WAIT_LIB): $(KERNEL_SOURCES) Makefile | install
+$(WAIT_LIBS): build/%/_cpu.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O3 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_NO_TIMER_WAIT \
+	$(CXX) -std=c++17 -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC -ffp-contract=off -fno-math-errno \
+		-Wno-unknown-pragmas $(if $(filter no_timer_wait,$*),-DCULE_NO_TIMER_WAIT) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 simt-model: $(TRACE_LIB)

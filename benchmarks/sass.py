@@ -93,6 +93,7 @@ class Interpreter:
     switches belongs to."""
     execute: range
     cpu_step: range
+    cpu_run: range                  # cpu_step and a timer wait, the loop's body
     loop_line: int                  # console_frame's instruction loop (console.h)
     mode_switch: int                # `switch (mode) {`
     op_switch: int
@@ -121,9 +122,11 @@ class Interpreter:
                 out[n] = label
             return out
         loop = next(i + 1 for i, t in enumerate(CONSOLE_SOURCE.read_text().splitlines())
-                    if "n += cpu_step(" in t)
-        return cls(range(start, end), range(step, step_end), loop, mode_switch, op_switch, read, write,
-                   cases(mode_switch, read), cases(op_switch, write))
+                    if "n += cpu_run(" in t)
+        run = find("CULE_INLINE u32 cpu_run(")
+        run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
+        return cls(range(start, end), range(step, step_end), range(run, run_end), loop, mode_switch, op_switch,
+                   read, write, cases(mode_switch, read), cases(op_switch, write))
 
     def region(self, chain: list[tuple[str, int]]) -> str | None:
         """The interpreter's part an instruction belongs to, from its source chain: loop, fetch,
@@ -147,7 +150,8 @@ class Interpreter:
                 return "execute"
         if any(file == cpu and line in self.cpu_step for file, line in chain):
             return "fetch"
-        if any(file == CONSOLE_SOURCE.name and line == self.loop_line for file, line in chain):
+        if any((file == CONSOLE_SOURCE.name and line == self.loop_line) or (file == cpu and line in self.cpu_run)
+               for file, line in chain):
             return "loop"
         return None
 

@@ -470,10 +470,12 @@ def main(argv: list[str] | None = None) -> None:
                   machine=machine(), settings="v5 (AtariVectorEnv's defaults), random actions",
                   num_envs=args.envs, traced_envs=traced, warp=WARP, seed=args.seed, arch=ARCH,
                   chip_cost=CHIP_COST, schedule_cost=SCHEDULE_COST, results=[], calibration=[])
+    # the machine code first, from the sources as they are when the run starts
+    all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}) for game in args.games}
+    record["interpreter_costs"] = {game: {kernel: {part: vars(c) for part, c in parts_.items()}
+                                          for kernel, parts_ in costs.items()} for game, costs in all_costs.items()}
     for game in args.games:
-        costs = sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index})
-        record.setdefault("interpreter_costs", {})[game] = {
-            kernel: {part: vars(c) for part, c in parts_.items()} for kernel, parts_ in costs.items()}
+        costs = all_costs[game]
         for age, lanes in traced_steps(game, args.envs, traced, args.ages, args.seed, args.states):
             facts = dict(game=game, age=age, frames=int(lanes.frames.sum()),
                          instructions_per_frame=len(lanes.key) / max(int(lanes.frames.sum()), 1),

@@ -1,11 +1,11 @@
 """What running timer-polling loops at once (Bus::wait_on_timer, kernels/atari/console.h) saves the
-CPU backend: the plain build against one built without it (`make build/no_timer_wait/_cpu.so`,
--DCULE_NO_TIMER_WAIT, otherwise setup.py's flags), game by game at v5 settings with random
-actions. Callgrind's instructions per raw frame (exact, whatever else the machine runs) and raw
+CPU backend: two builds of it with setup.py's compiler flags, one with -DCULE_NO_TIMER_WAIT
+(`make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so`), game by game at v5 settings with
+random actions. Callgrind's instructions per raw frame (exact, whatever else the machine runs) and raw
 frames per second on one thread, the two builds taking turns in fresh processes, `--rounds`
 rounds each, the best round counting.
 
-    make build/no_timer_wait/_cpu.so
+    make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
     python benchmarks/timer_wait.py                          # the 10 games of v5_fps.py
     python benchmarks/timer_wait.py --games pong --rounds 0  # instructions alone
 
@@ -26,15 +26,15 @@ from benchmarks._results import new_result_path  # noqa: E402
 from benchmarks.cpu_fps import machine_facts  # noqa: E402
 from benchmarks.v5_fps import GAMES, instructions_per_frame  # noqa: E402
 
-NO_WAIT_LIB = ROOT / "build" / "no_timer_wait" / "_cpu.so"
+BUILDS = ("timer_wait", "no_timer_wait")
+
+
+def library(build: str) -> Path:
+    return ROOT / "build" / build / "_cpu.so"
 
 
 def build_environ(build: str) -> dict[str, str]:
-    environ = dict(os.environ)
-    environ.pop("CULE_CPU_LIB", None)
-    if build == "no_timer_wait":
-        environ["CULE_CPU_LIB"] = str(NO_WAIT_LIB)
-    return environ
+    return {**os.environ, "CULE_CPU_LIB": str(library(build))}
 
 
 def frames_per_second(game: str, build: str, envs: int, seconds: float) -> float:
@@ -64,15 +64,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds per build (0: instructions alone)")
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    if not NO_WAIT_LIB.exists():
-        raise SystemExit(f"{NO_WAIT_LIB} is missing: make build/no_timer_wait/_cpu.so")
-    builds = ("plain", "no_timer_wait")
+    missing = [str(library(b)) for b in BUILDS if not library(b).exists()]
+    if missing:
+        raise SystemExit(f"missing {', '.join(missing)}: make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so")
+    builds = BUILDS
     rows = []
     for game in args.games:
         row = {"game": game}
         for build in builds:
             row[f"instructions_per_frame_{build}"] = instructions_per_frame(game, environ=build_environ(build))
-        row["instructions_saved"] = round(1 - row["instructions_per_frame_plain"]
+        row["instructions_saved"] = round(1 - row["instructions_per_frame_timer_wait"]
                                           / row["instructions_per_frame_no_timer_wait"], 4)
         best = {build: 0.0 for build in builds}
         for _ in range(args.rounds):   # interleaved: the builds take turns
@@ -80,7 +81,7 @@ def main() -> None:
                 best[build] = max(best[build], frames_per_second(game, build, args.envs, args.seconds))
         if args.rounds:
             row.update({f"fps_{build}": round(best[build]) for build in builds},
-                       speedup=round(best["plain"] / best["no_timer_wait"], 3))
+                       speedup=round(best["timer_wait"] / best["no_timer_wait"], 3))
         rows.append(row)
         print(json.dumps(row), flush=True)
     facts = machine_facts()

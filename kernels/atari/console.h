@@ -213,7 +213,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
-    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_step(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
     if (c.tia.partial_frame) {
         tia_draw_deferred<DRAW>(c.tia, bus.frame());

@@ -233,6 +233,9 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.pc = peek_word(bus, 0xFFFC, 0xFFFD);
 }
 
+// execute's result after a branch taken 5 bytes back, the branch's index in its low bits.
+enum : u32 { BRANCHED_BACK = 0x100 };
+
 // What a timer-polling loop's iterations, run at once, leave: the registers, and how many
 // instructions they were.
 struct TimerWait {
@@ -242,11 +245,10 @@ struct TimerWait {
 
 // The instruction after its opcode fetch, for an addressing mode, an access and an operation.
 // On the host it is expanded once per opcode with all three constant (see cpu_step), on the GPU
-// it runs with the values from the table: one definition either way. `budget`: the instructions
-// the frame may still run, this one included. Gives the instructions run after this one (a
-// timer wait's).
+// it runs with the values from the table: one definition either way. Gives BRANCHED_BACK | the
+// branch's index after a branch taken 5 bytes back, else 0.
 template <class Bus>
-CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 budget) {
+CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
     using namespace m6502;
 
     // Operand address. Only reads that index across a page cost a cycle: the cycle counts of
@@ -344,16 +346,9 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 bud
                 u16 target = (u16)(c.pc + (i8)v);
                 bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
                 c.pc = target;
-                // Back 5 bytes, maybe to a timer read: a loop that waits for the timer, whose
-                // iterations the bus can run at once (console.h). A build without it measures
-                // and checks it (benchmarks/timer_wait.py, tests/test_timer_wait.py).
-#ifndef CULE_NO_TIMER_WAIT
-                if (v == 0xFB && budget > 2) {
-                    TimerWait w = bus.wait_on_timer(c, op - BPL, budget - 1);
-                    c = w.cpu;
-                    return w.instructions;
-                }
-#endif
+                // Back 5 bytes, maybe to a timer read: cpu_run's to see (a loop that waits for
+                // the timer).
+                if (v == 0xFB) return BRANCHED_BACK | (op - BPL);
             }
             break;
         // read-modify-write: `v` is read above and written back below
@@ -452,25 +447,23 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op, u32 bud
 // An entry of m6502::OPCODES unpacked into the arguments of `execute`.
 #define CULE_DECODE(entry) (u8)((entry) & 0x0F), (u8)((entry) >> 4 & 0x03), (u8)((entry) >> 6)
 #define CULE_OPCODE(n) \
-    case n: return 1 + execute(c, bus, CULE_DECODE(m6502::OPCODES[n]), budget);
+    case n: return execute(c, bus, CULE_DECODE(m6502::OPCODES[n]));
 #define CULE_OPCODES16(n)                                                                          \
     CULE_OPCODE(n + 0) CULE_OPCODE(n + 1) CULE_OPCODE(n + 2) CULE_OPCODE(n + 3) CULE_OPCODE(n + 4)    \
     CULE_OPCODE(n + 5) CULE_OPCODE(n + 6) CULE_OPCODE(n + 7) CULE_OPCODE(n + 8) CULE_OPCODE(n + 9)    \
     CULE_OPCODE(n + 10) CULE_OPCODE(n + 11) CULE_OPCODE(n + 12) CULE_OPCODE(n + 13) CULE_OPCODE(n + 14) \
     CULE_OPCODE(n + 15)
 
-// One instruction, or with a loop that waits for the timer as many of its instructions as the
-// bus runs at once; at most `budget`. Gives the number run. A GPU warp runs few distinct paths
-// through the two small switches of `execute`; a host core predicts one 256-way dispatch much
-// better than two in a row.
+// One instruction. A GPU warp runs few distinct paths through the two small switches of
+// `execute`; a host core predicts one 256-way dispatch much better than two in a row. Gives
+// execute's result.
 template <class Bus>
-CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus, u32 budget) {
-    if (c.halted) return 0;
+CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
     CULE_TRACE_EVENT(INSN, 0, c.pc, bus.code_key(c.pc));
     u8 opcode = bus.peek(c.pc++);
     bus.add_cycles(m6502::CYCLES[opcode]);
 #if defined(__CUDA_ARCH__)
-    return 1 + execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]), budget);
+    return execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]));
 #else
     switch (opcode) {
         CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
@@ -478,8 +471,27 @@ CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus, u32 budget) {
         CULE_OPCODES16(0x80) CULE_OPCODES16(0x90) CULE_OPCODES16(0xA0) CULE_OPCODES16(0xB0)
         CULE_OPCODES16(0xC0) CULE_OPCODES16(0xD0) CULE_OPCODES16(0xE0) CULE_OPCODES16(0xF0)
     }
-    return 1;   // not reached: every opcode has its case
+    return 0;   // not reached: every opcode has its case
 #endif
+}
+
+// One instruction, or with a loop that waits for the timer as many of its instructions as the
+// bus runs at once (Bus::wait_on_timer), at most `budget`; gives the number run. The wait is
+// called here, outside the interpreter's 256 cases: from the branch's case it cost every
+// instruction (callgrind, v5 Pong: 930K instructions a frame against 835K without the wait). A
+// build without it measures and checks it (benchmarks/timer_wait.py, tests/test_timer_wait.py).
+template <class Bus>
+CULE_INLINE u32 cpu_run(Cpu6502& c, Bus& bus, u32 budget) {
+    if (c.halted) return 0;
+    const u32 branched = cpu_step(c, bus);
+#ifndef CULE_NO_TIMER_WAIT
+    if (branched && budget > 2) {
+        const TimerWait w = bus.wait_on_timer(c, branched & 7, budget - 1);
+        c = w.cpu;
+        return 1 + w.instructions;
+    }
+#endif
+    return 1;
 }
 #undef CULE_OPCODES16
 #undef CULE_OPCODE

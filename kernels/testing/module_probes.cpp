@@ -59,7 +59,7 @@ PYBIND11_MODULE(_probes, m) {
             c.sp = regs["sp"].cast<u8>();
             c.p = regs["p"].cast<u8>();
             FlatBus bus{memory.mutable_data(), 0, py::list()};
-            cpu_step(c, bus, 1);
+            cpu_run(c, bus, 1);
             py::dict out;
             out["pc"] = c.pc; out["a"] = c.a; out["x"] = c.x; out["y"] = c.y; out["sp"] = c.sp; out["p"] = c.p;
             out["halted"] = c.halted;
@@ -158,7 +158,7 @@ PYBIND11_MODULE(_probes, m) {
             Bus<false> bus = {c, screen.data(), (const u8*)image.data(), nullptr};
             bus.open_window(c.cpu.pc);
             u32 n = 0, steps = 0;
-            for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_step(c.cpu, bus, at_once ? instructions - n : 1);
+            for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_run(c.cpu, bus, at_once ? instructions - n : 1);
             py::dict out;
             const Cpu6502& r = c.cpu;
             out["pc"] = r.pc; out["a"] = r.a; out["x"] = r.x; out["y"] = r.y; out["sp"] = r.sp; out["p"] = r.p;
@@ -169,7 +169,7 @@ PYBIND11_MODULE(_probes, m) {
         py::arg("scheme"), py::arg("rom"), py::arg("instructions"), py::arg("at_once"),
         "Runs a cartridge's program from its reset vector for `instructions` instructions, with "
         "timer-polling loops run at once (`at_once`) or one instruction at a time: (the CPU, bus "
-        "and timer state after them, the cpu_step calls it took).");
+        "and timer state after them, the cpu_run calls it took).");
     m.def(
         "tia_probe",
         [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut, bool draw) {
