@@ -296,8 +296,10 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
 
     def grouped(key_cols: list[np.ndarray], weight: np.ndarray) -> tuple[float, float, np.ndarray]:
         """Sum over the distinct groups of a weight (once a group) and of weight x lanes."""
-        keys = np.stack(key_cols, axis=1)
-        uniq, first, size = np.unique(keys, axis=0, return_index=True, return_counts=True)
+        key = key_cols[0].astype(np.int64)
+        for column in key_cols[1:]:   # each further column below 2^12
+            key = key << 12 | column.astype(np.int64)
+        _, first, size = np.unique(key, return_index=True, return_counts=True)
         return float(weight[first].sum()), float((weight[first] * size).sum()), size
 
     per_lane = policy == "per-lane"
