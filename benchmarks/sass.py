@@ -94,7 +94,7 @@ class Interpreter:
     execute: range
     cpu_step: range
     cpu_run: range                  # cpu_step and a timer wait, the loop's body
-    loop_line: int                  # console_frame's instruction loop (console.h)
+    loop_lines: frozenset           # console_frame's instruction loop, or run_frame_in_passes (console.h)
     mode_switch: int                # `switch (mode) {`
     op_switch: int
     read_line: int                  # `if (access & READ) v = bus.peek(addr);`
@@ -121,8 +121,11 @@ class Interpreter:
                     label = "/".join(names)
                 out[n] = label
             return out
-        loop = next(i + 1 for i, t in enumerate(CONSOLE_SOURCE.read_text().splitlines())
-                    if "n += cpu_run(" in t)
+        console = CONSOLE_SOURCE.read_text().splitlines()
+        plain_loop = next(i + 1 for i, t in enumerate(console) if "n += cpu_run(" in t and t.lstrip().startswith("for"))
+        passes = next(i + 1 for i, t in enumerate(console) if "void run_frame_in_passes(" in t)
+        passes_end = next(i + 1 for i in range(passes, len(console)) if console[i].startswith("}"))
+        loop = frozenset([plain_loop, *range(passes, passes_end)])
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
         return cls(range(start, end), range(step, step_end), range(run, run_end), loop, mode_switch, op_switch,
@@ -150,7 +153,7 @@ class Interpreter:
                 return "execute"
         if any(file == cpu and line in self.cpu_step for file, line in chain):
             return "fetch"
-        if any((file == CONSOLE_SOURCE.name and line == self.loop_line) or (file == cpu and line in self.cpu_run)
+        if any((file == CONSOLE_SOURCE.name and line in self.loop_lines) or (file == cpu and line in self.cpu_run)
                for file, line in chain):
             return "loop"
         return None
@@ -183,7 +186,7 @@ def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> 
                 continue
             # the copy: the frames outside console_frame's loop
             outer = next((i for i, (f, n) in enumerate(ins.lines)
-                          if f == CONSOLE_SOURCE.name and n == interpreter.loop_line), None)
+                          if f == CONSOLE_SOURCE.name and n in interpreter.loop_lines), None)
             context = (function.name,) + (tuple(ins.lines[outer + 1:]) if outer is not None else ())
             cost = copies.setdefault(context, {}).setdefault(region, Cost())
             cost.instructions += 1

@@ -261,22 +261,26 @@ class Schedule:
     waiting: int
 
 
-# What choosing lanes costs a pass, in machine instructions: a key from the lane's PC (its ROM
-# offset through the window) and polling flag, a 64-bit warp minimum (two __reduce_min_sync) and
-# the comparison; an estimate, as no such kernel is compiled yet.
-SCHEDULE_COST = 12
+def schedule_cost(costs: dict) -> int:
+    """What choosing the lanes of a pass costs, in machine instructions, every lane of the frame
+    taking part: the loop of the state kernel with the warp schedule (cule_step_in_passes: the
+    code key of each lane's PC through the cartridge's window, __reduce_min_sync, the comparison)
+    less the plain state kernel's loop."""
+    return costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
+
 # A switch compiled as a tree of comparisons (the op switch's 80 cases) costs a pass a compare and
 # a branch a level, and the leaf's.
 def dispatch_cost(cases: int) -> int:
     return 2 * int(np.ceil(np.log2(max(cases, 2)))) + 2
 
 
-def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: list, chip_cost: float = 0.0) -> dict:
+def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: list, chip_cost: float = 0.0,
+          choosing_cost: float = 0.0) -> dict:
     """The machine instructions a warp issues and the lanes active in them, from the interpreter's
     costs per part (benchmarks/sass.py: the loop, fetch and rest of execute once a slot, a mode's
     and an operation's case and the dispatch to them once a pass, the operand read and result
-    write once a pass that makes them), and `chip_cost` per TIA or RIOT access, grouped by kind
-    and pass. Gives the issued instructions per warp-frame and the active threads per issued
+    write once a pass that makes them), `chip_cost` per TIA or RIOT access, grouped by kind and
+    pass, and for the policies that choose lanes `choosing_cost` a pass with the frame's lanes. Gives the issued instructions per warp-frame and the active threads per issued
     instruction (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the
     machine state takes besides the bus's accesses."""
     ran = len(schedule.pass_of)
@@ -325,8 +329,8 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost))
         issued, lanes_run = issued + i, lanes_run + l
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
-        issued += SCHEDULE_COST * schedule.scheduled
-        lanes_run += SCHEDULE_COST * schedule.waiting
+        issued += choosing_cost * schedule.scheduled
+        lanes_run += choosing_cost * schedule.waiting
     # The machine state's own global loads and stores (cycles, the data bus, flags; the fetch's
     # ROM load and each bus access are the trace's): a request per memory instruction and group.
     _, _, group_sizes = grouped([group], np.zeros(ran))
@@ -471,9 +475,12 @@ def main(argv: list[str] | None = None) -> None:
     record = dict(benchmark="simt_model", date=datetime.date.today().isoformat(), cule=cule.__version__,
                   machine=machine(), settings="v5 (AtariVectorEnv's defaults), random actions",
                   num_envs=args.envs, traced_envs=traced, warp=WARP, seed=args.seed, arch=ARCH,
-                  chip_cost=CHIP_COST, schedule_cost=SCHEDULE_COST, results=[], calibration=[])
+                  chip_cost=CHIP_COST, results=[], calibration=[])
     # the machine code first, from the sources as they are when the run starts
-    all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}) for game in args.games}
+    kernels = ("cule_step", "cule_step_logged", "cule_step_in_passes")
+    all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}, kernels)
+                 for game in args.games}
+    record["schedule_cost"] = {game: schedule_cost(costs) for game, costs in all_costs.items()}
     record["interpreter_costs"] = {game: {kernel: {part: vars(c) for part, c in parts_.items()}
                                           for kernel, parts_ in costs.items()} for game, costs in all_costs.items()}
     for game in args.games:
@@ -486,7 +493,8 @@ def main(argv: list[str] | None = None) -> None:
             for policy in args.policies:
                 t = time.time()
                 r, schedule = replay(lanes, policy)
-                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST))
+                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST,
+                               schedule_cost(costs)))
                 r.update(facts, seconds=round(time.time() - t, 1))
                 if policy == "per-lane":   # today's one-kernel step, as ncu measured it
                     record["calibration"].append(dict(game=game, age=age, **calibrate(lanes, schedule, costs, parts)))

@@ -237,6 +237,55 @@ def test_sanitized_kernels(game):
     assert run.ends >= 4
 
 
+def warp_schedule_run(game: str, device: str, num_envs: int, **options) -> Run:
+    run = Run(game, device, num_envs, **options)
+    run.gpu._backend.warp_schedule = True
+    return run
+
+
+# The host runs a warp's lanes as fibers that meet at every pass: about 10x slower than thread
+# by thread, so CI takes a game of four schemes and `make test-long` every game.
+WARP_SCHEDULE_GAMES = ["breakout", "pitfall2", "elevator_action", "robotank"]
+
+
+@pytest.mark.parametrize("game", WARP_SCHEDULE_GAMES)
+def test_warp_schedule(device, game):
+    """The state kernel with the warp schedule (cule_step_in_passes: a warp's lanes run their
+    instructions in passes of the lanes at the same code; on the host the lanes run as fibers that
+    meet as a warp's do) gives the CPU backend's steps: a whole warp and a part of one, autoresets
+    inside steps."""
+    run = warp_schedule_run(game, device, 40, **V5, max_num_frames_per_episode=MID_STEP_CAP).run(30)
+    assert run.ends >= run.gpu.num_envs and run.redone > 0, (run.ends, run.redone)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_warp_schedule_on_the_host(game):
+    """`make test-long`: every game through the warp schedule, whole states after every step."""
+    run = warp_schedule_run(game, "cpu", 40, **V5, max_num_frames_per_episode=MID_STEP_CAP).run(30)
+    assert run.ends >= run.gpu.num_envs
+
+
+def test_warp_schedule_with_lanes_far_apart(device):
+    """The lanes of a warp in different frames, banks and episodes: states taken at six points of
+    Elevator Action's play (F8SC: its banks switch as it plays), taken by the lanes in turn, set on
+    both envs and stepped on through episode ends."""
+    run = warp_schedule_run("elevator_action", device, 32, **V5, max_num_frames_per_episode=400)
+    taken = []
+    for k in range(1, 91):
+        run.step(states=False)
+        if k % 15 == 0:
+            taken.append(run.cpu.get_states())
+    mixed = torch.stack([taken[e % len(taken)][e] for e in range(32)])
+    offset = _cpu.layout()["episode_frame_number"]
+    frames = mixed[:, offset:offset + 4].numpy().copy().view(np.int32).ravel()
+    assert len(set(frames.tolist())) >= len(taken), frames   # lanes in different frames of play
+    run.gpu.set_states(mixed.to(run.gpu.device))
+    run.cpu.set_states(mixed)
+    run.run(40)
+    assert run.ends > 0
+
+
 # ---- on a GPU only: sizes, streams, devices, waiting -----------------------------------------
 
 @pytest.mark.cuda

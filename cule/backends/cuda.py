@@ -30,8 +30,8 @@ STEP_BLOCK = 64        # threads per block of the state kernel (one per environm
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
-KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_render", "cule_redo", "cule_reset", "cule_observe",
-                "cule_area_axes", "cule_layout")
+KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_redo", "cule_reset",
+                "cule_observe", "cule_area_axes", "cule_layout")
 
 
 def _import_cupy():
@@ -110,7 +110,7 @@ class GpuKernels:
         self._cupy = _import_cupy()
         self._functions = _nvrtc_module(game_index if SPECIALISE else None, self.device.index)
 
-    def launch(self, name: str, threads: int, block: int, *args) -> None:
+    def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
         cupy = self._cupy
         stream = torch.cuda.current_stream(self.device).cuda_stream
         with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
@@ -138,8 +138,10 @@ class HostKernels:
         self._functions = {name: getattr(module, name) for name in KERNEL_NAMES}
         self.num_threads = num_threads
 
-    def launch(self, name: str, threads: int, block: int, *args) -> None:
-        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self.num_threads)
+    def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
+        """`warps`: each warp's lanes run together as fibers that meet where the kernel makes them
+        (the warp schedule); else thread after thread."""
+        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self.num_threads, warps)
 
 
 class CudaBackend:
@@ -171,6 +173,9 @@ class CudaBackend:
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
         self.split_render = True
+        # The state kernel's warp schedule (kernels/atari/console.h, run_frame_in_passes): a warp's
+        # lanes run their instructions in passes of the lanes at the same code. The same results.
+        self.warp_schedule = False
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
         self._observations = observations
         # The stacks: the last stack_num observations, oldest first, never handed out (only
@@ -214,8 +219,9 @@ class CudaBackend:
             self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
                          rewards, terminated, truncated, np.int32(n))
             return rewards, terminated, truncated
-        self._launch("cule_step_logged", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
-                     self._jobs, rewards, terminated, truncated, np.int32(n))
+        state_pass = "cule_step_in_passes" if self.warp_schedule else "cule_step_logged"
+        self._launch(state_pass, n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
+                     self._jobs, rewards, terminated, truncated, np.int32(n), warps=self.warp_schedule)
         self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
                      np.int32(n))
         self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,
@@ -325,8 +331,8 @@ class CudaBackend:
             self._axes[key] = axes
         return self._axes[key]
 
-    def _launch(self, name: str, threads: int, block: int, *args) -> None:
-        self._kernels.launch(name, threads, block, *args)
+    def _launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
+        self._kernels.launch(name, threads, block, *args, warps=warps)
 
     def _check_layout(self) -> dict[str, int]:
         """States move between backends as bytes: the kernels' compiler must lay the structs out

@@ -194,9 +194,29 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     cpu_reset(c.cpu, bus);
 }
 
+#ifdef __CUDA_ARCH__
+// A frame's instructions with the warp schedule: the lanes of a warp that run this loop run their
+// instructions in passes, each pass the lanes whose next instruction lies lowest in the ROM (its
+// code key: the same code shares a pass, banks told apart); the others wait for a later pass.
+// Every lane runs its own instructions in its own order, so only the sharing changes
+// (benchmarks/simt_model.py's min-pc policy). The lanes stay in the loop until all are done: a
+// lane done gives no key (~0, above any code key), and the loop ends when no lane gives one.
+template <class Bus>
+CULE_HD void run_frame_in_passes(Console& c, Cpu6502& cpu, Bus& bus) {
+    const u32 lanes = warp_lanes();
+    for (u32 n = 0;;) {
+        const bool runs = n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;
+        const u32 key = runs ? bus.code_key(cpu.pc) : ~0u;
+        const u32 lowest = warp_min(lanes, key);
+        if (lowest == ~0u) break;
+        if (key == lowest) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+    }
+}
+#endif
+
 // One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
-// frame for the render pass.
-template <bool DRAW>
+// frame for the render pass; IN_PASSES: the GPU's warp schedule (run_frame_in_passes).
+template <bool DRAW, bool IN_PASSES = false>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
     Bus<DRAW> bus = {c, screen, rom, log};
     bus.open_window(bus.c.cpu.pc);
@@ -213,6 +233,10 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
+#ifdef __CUDA_ARCH__
+    if (IN_PASSES) run_frame_in_passes(c, cpu, bus);
+    else
+#endif
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
     if (c.tia.partial_frame) {

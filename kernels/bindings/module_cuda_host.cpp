@@ -8,7 +8,9 @@
 // every argument after it on the GPU), and data pointers as numpy uint64.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <string>
+#include "cuda/host_warps.h"   // before cuda/host.h: it takes standard headers
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -49,9 +51,12 @@ std::tuple<A...> kernel_args(const py::tuple& args, const char* kernel, std::ind
 }
 
 // Runs `kernel` over `grid` blocks of `block` threads, blocks spread over `threads` host threads
-// (no kernel depends on another thread: no shared memory, no barriers, no atomics).
+// (no kernel depends on another block: no shared memory, no barriers, no atomics). With `warps`
+// each warp's lanes run as fibers that meet where the kernel makes them (cuda/host_warps.h), else
+// thread after thread.
 template <class... A>
-void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args, i32 threads) {
+void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args, i32 threads,
+            bool warps) {
     if (args.size() != sizeof...(A))
         throw py::type_error(std::string(name) + " takes " + std::to_string(sizeof...(A)) + " arguments, got " +
                              std::to_string(args.size()));
@@ -63,9 +68,18 @@ void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const p
         gridDim = {grid, 1, 1};
         blockDim = {block, 1, 1};
         blockIdx = {b, 0, 0};
-        for (u32 t = 0; t < block; ++t) {
-            threadIdx = {t, 0, 0};
-            std::apply(kernel, values);
+        if (!warps) {
+            for (u32 t = 0; t < block; ++t) {
+                threadIdx = {t, 0, 0};
+                std::apply(kernel, values);
+            }
+            return;
+        }
+        for (u32 first = 0; first < block; first += 32) {
+            // the lanes share this host thread's threadIdx: each sets it again when it resumes
+            auto lane = [&](unsigned l) { std::apply(kernel, values); };
+            auto resumed = [&](unsigned l) { threadIdx = {first + l, 0, 0}; };
+            cule::host_warps::Warp().run(std::min(32u, block - first), lane, resumed);
         }
     };
     py::gil_scoped_release release;
@@ -80,15 +94,15 @@ void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const p
 }  // namespace
 
 #define CULE_HOST_KERNELS(X) \
-    X(cule_step) X(cule_step_logged) X(cule_render) X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) \
+    X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) \
     X(cule_layout)
 
 PYBIND11_MODULE(_cuda_host, m) {
     m.doc() = "kernels/cuda/kernels.cu executed on the host, thread by thread, for testing the CUDA backend";
 #define CULE_DEF(name)                                                                                     \
-    m.def(#name, [](u32 grid, u32 block, const py::tuple& args, i32 threads) {                             \
-        launch(name, #name, grid, block, args, threads);                                                   \
-    }, py::arg("grid"), py::arg("block"), py::arg("args"), py::arg("threads") = 1);
+    m.def(#name, [](u32 grid, u32 block, const py::tuple& args, i32 threads, bool warps) {                 \
+        launch(name, #name, grid, block, args, threads, warps);                                            \
+    }, py::arg("grid"), py::arg("block"), py::arg("args"), py::arg("threads") = 1, py::arg("warps") = false);
     CULE_HOST_KERNELS(CULE_DEF)
 #undef CULE_DEF
     py::list names;

@@ -45,7 +45,8 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
 
 // One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
 // shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
-template <bool LOGGED>
+// IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes).
+template <bool LOGGED, bool IN_PASSES = false>
 __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
                          i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,7 +60,7 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
-    if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, actions[i], jobs[i]);
+    if (LOGGED) s = env_step_logged<IN_PASSES>(env, reset_pool, rom, cfg, actions[i], jobs[i]);
     else s = env_step(env, reset_pool, rom, cfg, actions[i]);
     rewards[i] = s.reward;
     terminated[i] = s.terminated;
@@ -75,6 +76,13 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
                                             u8* truncated, i32 num_envs) {
     step_env<true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
                    CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
+}
+
+// The state pass with the warp schedule: the same results as cule_step_logged's.
+extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
+                                               u8* truncated, i32 num_envs) {
+    step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
+                         CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own

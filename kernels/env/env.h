@@ -92,13 +92,14 @@ inline u64 repeat_threshold(double p) {
 
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
-// the render pass (then no drawing code is compiled in). Returns the reward, and in
+// the render pass (then no drawing code is compiled in); IN_PASSES: the GPU's warp schedule
+// (console.h, run_frame_in_passes). Returns the reward, and in
 // `buffers_exact` whether the frame buffers now hold what ALE's would, so that no row of an
 // undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
 // only the last frame) the step ran to its end and its last two frames were whole, the one
 // before the last undrawn but drawn whole by running the step again (redraw_behind_buffer).
 // `ends_whole`: the last two frames emulated were whole, drawn or not.
-template <bool LOGGED>
+template <bool LOGGED, bool IN_PASSES = false>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
                         i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
@@ -113,8 +114,8 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
         bool draw = f >= draw_from;
         if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
-        else ale_frame<false>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
-                              draw ? log : nullptr);
+        else ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
+                                         draw ? log : nullptr);
         const Tia& t = m.console.tia;
         bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
         whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
@@ -228,6 +229,7 @@ struct RenderJob {
 
 // One vector-env step without pixels (the state-update pass): as env_step, but the frames it
 // shows are logged into `job` for render_step instead of drawn.
+template <bool IN_PASSES = false>
 CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg,
                                    u8 action, RenderJob& job) {
     Machine& m = env.machine;
@@ -247,7 +249,8 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     job.action = action;
     bool life_lost, exact, whole;
     i32 first = first_shown_frame(cfg);
-    out.reward = step_frames<true>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact, whole);
+    out.reward = step_frames<true, IN_PASSES>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact,
+                                              whole);
     job.redo = !tia_log_replayable(job.log, first == 0);
     finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
