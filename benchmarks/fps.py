@@ -65,14 +65,20 @@ def timed(step, seconds: float, sync=lambda: None, warmup: int = 2) -> tuple[int
     return calls, time.perf_counter() - start
 
 
-def cule_gpu(game: str, num_envs: int, seconds: float, load: str, split_render: bool = True) -> dict:
+# The GPU's steps (cule/backends/cuda.py): the split step, the split step whose state kernel runs a
+# warp's lanes in passes by code (the warp schedule), the one kernel that draws as it goes.
+GPU_STEPS = {"split": "cule-gpu", "in-passes": "cule-gpu-in-passes", "one-kernel": "cule-gpu-one-kernel"}
+
+
+def cule_gpu(game: str, num_envs: int, seconds: float, load: str, step_kind: str = "split") -> dict:
     from cule import CuleEnv
 
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     before = torch.cuda.memory_allocated()
     env = CuleEnv(game, num_envs=num_envs, device="cuda", **SETTINGS)
-    env._backend.split_render = split_render   # off: one kernel steps and draws (the split's comparison)
+    env._backend.split_render = step_kind != "one-kernel"
+    env._backend.warp_schedule = step_kind == "in-passes"
     obs, _ = env.reset(seed=0)
     n = env.single_action_space.n
     if load == "inference":
@@ -90,7 +96,7 @@ def cule_gpu(game: str, num_envs: int, seconds: float, load: str, split_render: 
     calls, elapsed = timed(step, seconds, torch.cuda.synchronize)
     peak = torch.cuda.max_memory_allocated() - before
     env.close()
-    return dict(engine="cule-gpu" if split_render else "cule-gpu-one-kernel", load=load, num_envs=num_envs,
+    return dict(engine=GPU_STEPS[step_kind], load=load, num_envs=num_envs,
                 fps=calls * num_envs * FRAMESKIP / elapsed,
                 gpu_bytes_per_env=peak / num_envs)
 
@@ -222,8 +228,8 @@ def main() -> None:
     parser.add_argument("--loads", nargs="+", default=["emulation", "inference"])
     parser.add_argument("--skip", nargs="*", default=[], help="engines to leave out: gpu cpu ale vector envpool divergence")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--one-kernel-step", action="store_true",
-                        help="on the GPU, step with the one kernel that draws as it goes instead of the split")
+    parser.add_argument("--gpu-step", choices=list(GPU_STEPS), default="split",
+                        help="the GPU's step: split, its state kernel with the warp schedule, or one kernel")
     args = parser.parse_args()
     gpu = torch.cuda.is_available() and "gpu" not in args.skip
     for game in args.games:
@@ -251,7 +257,7 @@ def main() -> None:
         if gpu:
             for load in args.loads:
                 for n in args.gpu_envs:
-                    run(f"cule-gpu {load} {n}", cule_gpu, game, n, args.seconds, load, not args.one_kernel_step)
+                    run(f"cule-gpu {load} {n}", cule_gpu, game, n, args.seconds, load, args.gpu_step)
         if "cpu" not in args.skip:
             run("cule-cpu", cule_cpu, game, max(args.cpu_envs), args.seconds)
         if "ale" not in args.skip:

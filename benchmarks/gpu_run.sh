@@ -37,20 +37,29 @@ PY
     bench)
       log bench
       timeout ${BENCH_TIMEOUT:-1200} python3 benchmarks/fps.py --games pong ${BENCH_ARGS:-} --out "$OUT" 2>&1 | tee "$OUT/bench.log" ;;
-    variants)   # the split step against the one-kernel step, and compiler options, 16,384 envs
+    variants)   # the GPU's steps (split, warp schedule, one kernel) and compiler options, 16,384 envs
       log variants
       for opts in "" "--maxrregcount=128" "--maxrregcount=96" "--maxrregcount=64"; do
-        for step in "" "--one-kernel-step"; do
+        for step in split in-passes one-kernel; do
           CULE_NVRTC_OPTIONS="$opts" timeout 120 python3 benchmarks/fps.py --games pong --gpu-envs 16384 --loads emulation \
-            --seconds 3 --skip cpu ale vector envpool divergence $step --out /tmp/variants 2>&1 | grep cule-gpu \
+            --seconds 3 --skip cpu ale vector envpool divergence --gpu-step $step --out /tmp/variants 2>&1 | grep cule-gpu \
             | sed "s/^/[$opts] /"
         done
       done ;;
-    ncu)
-      log ncu
-      timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s 6 -c 2 --section SpeedOfLight --section Occupancy \
-        --section LaunchStats --section WarpStateStats --section SourceCounters --section MemoryWorkloadAnalysis \
-        python3 benchmarks/profile_step.py > "$OUT/ncu.txt" 2>&1; tail -120 "$OUT/ncu.txt" | grep -vE '^\s*$' | tail -90 ;;
+    ncu)     # each GPU step's kernels on young envs (step 7, as 2026-11-23) and on envs 1,000 steps old,
+             # beside the SIMT model's active threads for the same (benchmarks/simt_model.py)
+      for step in split in-passes one-kernel; do
+        per_step=2; [ $step = one-kernel ] && per_step=1   # the launches a step makes that the regex takes
+        for age in 6 1000; do
+          log "ncu $step, $age steps"
+          timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s $((age * per_step)) \
+            -c $per_step \
+            --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+            --section SourceCounters --section MemoryWorkloadAnalysis \
+            python3 benchmarks/profile_step.py --gpu-step $step --steps $((age + 1)) > "$OUT/ncu-$step-$age.txt" 2>&1
+          grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration" "$OUT/ncu-$step-$age.txt"
+        done
+      done ;;
     loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler
       log loop
       timeout ${LOOP_TIMEOUT:-200} python3 benchmarks/loop_profile.py --seconds ${LOOP_SECONDS:-60} --out "$OUT" 2>&1 \

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 # fps.py's engine names, in the legend's order.
-ENGINES = {"cule-gpu": "cule, GPU backend", "cule-cpu": "cule, CPU backend",
+ENGINES = {"cule-gpu": "cule, GPU backend", "cule-gpu-in-passes": "cule, GPU backend, warp schedule",
+           "cule-gpu-one-kernel": "cule, GPU backend, one kernel", "cule-cpu": "cule, CPU backend",
            "ale-py AtariVectorEnv": "ale-py AtariVectorEnv", "EnvPool": "EnvPool",
            "ale-py": "ale-py ALEInterface (1 env)"}
 LOADS = {"emulation": "random actions", "inference": "actions from a Nature-DQN net on the GPU"}

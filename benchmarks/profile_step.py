@@ -1,11 +1,25 @@
-"""A few steps of 4,096 Pong envs on the GPU with v5 settings, for a profiler (ncu) to watch."""
+"""Steps of 4,096 Pong envs on the GPU with v5 settings, for a profiler (ncu) to watch: `--steps`
+steps (6: envs as young as the 2026-11-23 profile's; more to age them, as the SIMT model does),
+with the GPU's step `--gpu-step` (benchmarks/fps.py's GPU_STEPS).
+
+    ncu -k regex:"cule_(step|render)" python3 benchmarks/profile_step.py --gpu-step in-passes --steps 1000
+"""
+import argparse
+
 import torch
 
 from cule import CuleEnv
 
-env = CuleEnv("pong", num_envs=4096, device="cuda", frameskip=4, repeat_action_probability=0.25, noop_max=30,
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("--gpu-step", choices=["split", "in-passes", "one-kernel"], default="split")
+parser.add_argument("--steps", type=int, default=6)
+parser.add_argument("--envs", type=int, default=4096)
+args = parser.parse_args()
+env = CuleEnv("pong", num_envs=args.envs, device="cuda", frameskip=4, repeat_action_probability=0.25, noop_max=30,
               grayscale=True, img_height=84, img_width=84, stack_num=4, maxpool=True, full_action_space=False)
+env._backend.split_render = args.gpu_step != "one-kernel"
+env._backend.warp_schedule = args.gpu_step == "in-passes"
 env.reset(seed=0)
-for _ in range(6):
+for _ in range(args.steps):
     env.step(torch.randint(0, env.single_action_space.n, (env.num_envs,), device="cuda"))
 torch.cuda.synchronize()
