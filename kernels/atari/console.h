@@ -146,13 +146,14 @@ struct Bus {
 
     CULE_INLINE void add_cycles(u32 n) { c.cycles += n; }
 
-    // For traces (kernels/testing/trace.h): where the code at `pc` lies, banks told apart, and
-    // what a read of `addr` touched.
+    // Where the code at `pc` lies, banks told apart: its offset in the ROM where the cartridge's
+    // window holds it, else the bank and PC above 2^31 (the warp schedule's order, and traces).
     u32 code_key(u16 pc) const {
         const u32 key = pc & window.lines;
         if ((pc & 0x1000) && key - window.first < window.count) return (u32)(window.bytes + (key & window.mask) - rom);
         return 0x80000000u | (u32)c.cart.bank[0] << 16 | pc;
     }
+    // What a read of `addr` touched, for traces (kernels/testing/trace.h).
     u32 read_key(u16 addr) const {
         if (addr & 0x1000) return code_key(addr) + 1;
         return (addr & 0x280) == 0x80 ? 0 : c.cycles;
