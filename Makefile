@@ -25,7 +25,7 @@ demo: install
 # Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
 # builds that record traces and that run timer waits one instruction at a time, for their tests).
 test: install
-	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(NO_WAIT_LIB)
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(WAIT_LIB)
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
@@ -71,22 +71,23 @@ bench-gpu: install
 	$(PYTHON) benchmarks/fps.py
 
 # The SIMT model of the GPU kernels, from instruction traces of a build that records them
-# (kernels/testing/trace.h): lanes per pass and memory sectors per scheduling policy and layout.
+# (kernels/testing/trace.h) and runs timer waits at once as the GPU's kernels do: lanes per pass
+# and memory sectors per scheduling policy and layout.
 TRACE_LIB := build/trace/_cpu.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE \
+	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE -DCULE_TIMER_WAIT \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
-# The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer), with
-# setup.py's compiler flags: what they save, and that they change nothing (benchmarks/timer_wait.py,
-# tests/test_timer_wait.py).
+# The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer, which
+# only the GPU's kernels run by default), with setup.py's compiler flags: what they save, and that
+# they change nothing (benchmarks/timer_wait.py, tests/test_timer_wait.py).
 WAIT_LIBS := build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
-NO_WAIT_LIB := build/no_timer_wait/_cpu.so
+WAIT_LIB := build/timer_wait/_cpu.so
 $(WAIT_LIBS): build/%/_cpu.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) -std=c++17 -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC -ffp-contract=off -fno-math-errno \
-		-Wno-unknown-pragmas $(if $(filter no_timer_wait,$*),-DCULE_NO_TIMER_WAIT) \
+		-Wno-unknown-pragmas $(if $(filter timer_wait,$*),-DCULE_TIMER_WAIT) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 simt-model: $(TRACE_LIB)

@@ -1,13 +1,14 @@
-"""What running timer-polling loops at once (Bus::wait_on_timer, kernels/atari/console.h) saves the
-CPU backend: two builds of it with setup.py's compiler flags, one with -DCULE_NO_TIMER_WAIT
-(`make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so`), game by game at v5 settings with
-random actions. Callgrind's instructions per raw frame (exact, whatever else the machine runs) and raw
+"""What running timer-polling loops at once (Bus::wait_on_timer, kernels/atari/console.h; the GPU's
+kernels do, the CPU backend does not) would save the CPU backend: two builds of it with setup.py's
+compiler flags, one with -DCULE_TIMER_WAIT (`make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so`),
+game by game at v5 settings with random actions. Callgrind's instructions per raw frame (exact, whatever else the machine runs) and raw
 frames per second on one thread, the two builds taking turns in fresh processes, `--rounds`
 rounds each, the best round counting.
 
     make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
     python benchmarks/timer_wait.py                          # the 10 games of v5_fps.py
     python benchmarks/timer_wait.py --games pong --rounds 0  # instructions alone
+    python benchmarks/timer_wait.py --no-instructions        # timings alone
 
 writes benchmarks/results/timer_wait-<date>.json.
 """
@@ -41,7 +42,7 @@ def frames_per_second(game: str, build: str, envs: int, seconds: float) -> float
     """One round in a fresh process of the build: v5 settings, one thread, random actions."""
     script = f"""
 import sys, numpy as np
-sys.path.insert(0, {str(ROOT)!r})
+sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / "benchmarks")!r}]
 from benchmarks.v5_fps import make_cule, frames_per_second
 import torch
 torch.set_num_threads(1)
@@ -63,6 +64,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds per build (0: instructions alone)")
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--no-instructions", action="store_true", help="timings alone (no callgrind)")
     args = parser.parse_args()
     missing = [str(library(b)) for b in BUILDS if not library(b).exists()]
     if missing:
@@ -71,10 +73,11 @@ def main() -> None:
     rows = []
     for game in args.games:
         row = {"game": game}
-        for build in builds:
-            row[f"instructions_per_frame_{build}"] = instructions_per_frame(game, environ=build_environ(build))
-        row["instructions_saved"] = round(1 - row["instructions_per_frame_timer_wait"]
-                                          / row["instructions_per_frame_no_timer_wait"], 4)
+        if not args.no_instructions:
+            for build in builds:
+                row[f"instructions_per_frame_{build}"] = instructions_per_frame(game, environ=build_environ(build))
+            row["instructions_saved"] = round(1 - row["instructions_per_frame_timer_wait"]
+                                              / row["instructions_per_frame_no_timer_wait"], 4)
         best = {build: 0.0 for build in builds}
         for _ in range(args.rounds):   # interleaved: the builds take turns
             for build in builds:

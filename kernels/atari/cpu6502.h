@@ -476,15 +476,21 @@ CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
 }
 
 // One instruction, or with a loop that waits for the timer as many of its instructions as the
-// bus runs at once (Bus::wait_on_timer), at most `budget`; gives the number run. The wait is
-// called here, outside the interpreter's 256 cases: from the branch's case it cost every
-// instruction (callgrind, v5 Pong: 930K instructions a frame against 835K without the wait). A
-// build without it measures and checks it (benchmarks/timer_wait.py, tests/test_timer_wait.py).
+// bus runs at once (Bus::wait_on_timer), at most `budget`; gives the number run. The GPU's kernels
+// run such waits at once: a lane polling the timer would otherwise run alone. The host does only
+// with -DCULE_TIMER_WAIT (the tests' and benchmarks' builds, `make build/timer_wait/_cpu.so`): there
+// they cost about what they save (v5, 10 games: callgrind's instructions per frame 0.0% fewer as a
+// geometric mean, Pong 8.8% more; frames/s 1.3% fewer; benchmarks/timer_wait.py), the exact same
+// states either way (tests/test_timer_wait.py). The wait is called here, not from the branch's
+// case, where it cost every instruction (v5 Pong 930K host instructions a frame against 909K).
+#if defined(__CUDA_ARCH__) || defined(CULE_TIMER_WAIT)
+#define CULE_RUNS_TIMER_WAITS 1
+#endif
 template <class Bus>
 CULE_INLINE u32 cpu_run(Cpu6502& c, Bus& bus, u32 budget) {
     if (c.halted) return 0;
     const u32 branched = cpu_step(c, bus);
-#ifndef CULE_NO_TIMER_WAIT
+#ifdef CULE_RUNS_TIMER_WAITS
     if (branched && budget > 2) {
         const TimerWait w = bus.wait_on_timer(c, branched & 7, budget - 1);
         c = w.cpu;

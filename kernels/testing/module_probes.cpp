@@ -3,6 +3,9 @@
 // independent 6502 model (py65) in tests/test_cpu6502.py and their bus accesses in
 // tests/test_cpu_bus.py, cartridge accesses for the bank-switching tests in tests/test_cart.py,
 // TIA writes for tests/test_tia.py, RIOT accesses for tests/test_riot.py.
+// The timer waits the GPU's kernels run at once, for tests/test_timer_wait.py's probe (the CPU
+// backend runs them one instruction at a time: kernels/atari/cpu6502.h, cpu_run).
+#define CULE_TIMER_WAIT 1
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
