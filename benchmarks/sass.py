@@ -95,6 +95,7 @@ class Interpreter:
     cpu_step: range
     cpu_run: range                  # cpu_step and a timer wait, the loop's body
     loop_lines: frozenset           # console_frame's instruction loop, or run_frame_in_passes (console.h)
+    polls: range                    # polls_timer (console.h), the warp schedule's test of a lane's PC
     mode_switch: int                # `switch (mode) {`
     op_switch: int
     read_line: int                  # `if (access & READ) v = bus.peek(addr);`
@@ -124,15 +125,17 @@ class Interpreter:
         console = CONSOLE_SOURCE.read_text().splitlines()
         plain_loop = next(i + 1 for i, t in enumerate(console) if "n += cpu_run(" in t and t.lstrip().startswith("for"))
         passes = next(i + 1 for i, t in enumerate(console) if "void run_frame_in_passes(" in t)
+        polls = next(i + 1 for i, t in enumerate(console) if "bool polls_timer(" in t)
+        polls_end = next(i + 1 for i in range(polls, len(console)) if console[i].startswith("}"))
         passes_end = next(i + 1 for i in range(passes, len(console)) if console[i].startswith("}"))
         loop = frozenset([plain_loop, *range(passes, passes_end)])
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
-        return cls(range(start, end), range(step, step_end), range(run, run_end), loop, mode_switch, op_switch,
-                   read, write, cases(mode_switch, read), cases(op_switch, write))
+        return cls(range(start, end), range(step, step_end), range(run, run_end), loop, range(polls, polls_end),
+                   mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write))
 
     def region(self, chain: list[tuple[str, int]]) -> str | None:
-        """The interpreter's part an instruction belongs to, from its source chain: loop, fetch,
+        """The interpreter's part an instruction belongs to, from its source chain: loop, polls, fetch,
         dispatch:mode, mode:<case>, read, dispatch:op, op:<case>, write or execute (the rest of
         execute); None outside."""
         cpu = CPU_SOURCE.name
@@ -153,6 +156,8 @@ class Interpreter:
                 return "execute"
         if any(file == cpu and line in self.cpu_step for file, line in chain):
             return "fetch"
+        if any(file == CONSOLE_SOURCE.name and line in self.polls for file, line in chain):
+            return "polls"
         if any((file == CONSOLE_SOURCE.name and line in self.loop_lines) or (file == cpu and line in self.cpu_run)
                for file, line in chain):
             return "loop"

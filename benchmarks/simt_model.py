@@ -261,12 +261,19 @@ class Schedule:
     waiting: int
 
 
+# The common path of the warp schedule's test for a polling lane (polls_timer: the PC in the
+# window, its opcode's byte, neither a timer read nor a branch), in machine instructions; the
+# whole test compiles to 99 on sm_90 (benchmarks/sass.py's "polls").
+POLL_TEST_COST = 12
+
+
 def schedule_cost(costs: dict) -> int:
     """What choosing the lanes of a pass costs, in machine instructions, every lane of the frame
     taking part: the loop of the state kernel with the warp schedule (cule_step_in_passes: the
     code key of each lane's PC through the cartridge's window, __reduce_min_sync, the comparison)
-    less the plain state kernel's loop."""
-    return costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
+    less the plain state kernel's loop, and the polling test's common path."""
+    return (costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
+            + POLL_TEST_COST)
 
 # A switch compiled as a tree of comparisons (the op switch's 80 cases) costs a pass a compare and
 # a branch a level, and the leaf's.
