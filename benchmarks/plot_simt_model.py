@@ -1,7 +1,8 @@
 """Active lanes per pass against env age, one panel per game, one line per scheduling policy, from
-a benchmarks/simt_model.py result:
+a benchmarks/simt_model.py result, and the table of today's kernel against the one built:
 
     python benchmarks/plot_simt_model.py benchmarks/results/simt_model-2026-11-25.json --out docs/simt-lanes.png
+    python benchmarks/plot_simt_model.py benchmarks/results/simt_model-2026-11-25.json --table --age 3000
 
 Needs matplotlib (`pip install '.[plot]'`).
 """
@@ -10,6 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+
+
+TODAY = "per-lane"          # the state kernels without the warp schedule
+BUILT = "min-pc+wait"       # cule_step_in_passes (kernels/atari/console.h, run_frame_in_passes)
 
 
 def plot(result: dict, path: Path) -> None:
@@ -26,7 +31,9 @@ def plot(result: dict, path: Path) -> None:
     for axis, game in zip(axes[0], games):
         for policy in policies:
             points = sorted((r["age"], r["lanes_per_pass"]) for r in rows if r["game"] == game and r["policy"] == policy)
-            axis.plot([a for a, _ in points], [v for _, v in points], marker="o", markersize=3, label=policy)
+            built = policy == BUILT
+            axis.plot([a for a, _ in points], [v for _, v in points], marker="o", markersize=3,
+                      linewidth=2.5 if built else 1.2, label=f"{policy} (built)" if built else policy)
         axis.set_xscale("log")
         axis.set_title(game)
         axis.set_xlabel("env age (steps since reset)")
@@ -41,13 +48,54 @@ def plot(result: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def sectors(row: dict, layout: str) -> float:
+    """32-byte sectors per warp-frame: the bus's accesses and the machine state's loads and stores."""
+    return row[f"sectors_per_warp_frame_{layout}"] + row[f"state_sectors_per_warp_frame_{layout}"]
+
+
+def table(result: dict, age: int) -> str:
+    """A markdown table, a row per game at `age`: today's kernel (per-lane, array-of-structures
+    state) against the warp schedule as built (min-pc+wait) with today's layout and with the
+    structure-of-arrays one, and the best policy the model tried."""
+    rows = [r for r in result["results"] if r["age"] == age]
+    games = list(dict.fromkeys(r["game"] for r in rows))
+    if not games:
+        raise ValueError(f"no results at age {age}; the result has ages {sorted({r['age'] for r in result['results']})}")
+    out = ["| game | lanes per pass: today, built, best (policy) | passes per warp-frame: today, built (fewer) | "
+           "sectors per warp-frame: today, built, built + SoA (fewer) | issued instructions: fewer | active threads: "
+           "today, built |", "|---|---|---|---|---|---|"]
+    for game in games:
+        by = {r["policy"]: r for r in rows if r["game"] == game}
+        if TODAY not in by or BUILT not in by:
+            raise ValueError(f"{game} at age {age} lacks the {TODAY!r} or {BUILT!r} policy")
+        today, built = by[TODAY], by[BUILT]
+        best = max(by.values(), key=lambda r: r["lanes_per_pass"])
+        out.append(f"| {game} | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, "
+                   f"{best['lanes_per_pass']:.1f} ({best['policy']}) | {today['passes_per_warp_frame']:,.0f}, "
+                   f"{built['passes_per_warp_frame']:,.0f} "
+                   f"({today['passes_per_warp_frame'] / built['passes_per_warp_frame']:.1f}x) | "
+                   f"{sectors(today, 'aos'):,.0f}, {sectors(built, 'aos'):,.0f}, {sectors(built, 'soa'):,.0f} "
+                   f"({sectors(today, 'aos') / sectors(built, 'soa'):.1f}x) | "
+                   f"{today['issued_per_warp_frame'] / built['issued_per_warp_frame']:.1f}x | "
+                   f"{today['active_threads']:.1f}, {built['active_threads']:.1f} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("result", type=Path)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="the PNG to draw")
+    parser.add_argument("--table", action="store_true", help="print the markdown table of today's kernel and the built one")
+    parser.add_argument("--age", type=int, default=3000, help="the env age of the table's rows")
     args = parser.parse_args()
-    plot(json.loads(args.result.read_text()), args.out)
-    print(f"written {args.out}")
+    if not args.out and not args.table:
+        parser.error("give --out, --table or both")
+    result = json.loads(args.result.read_text())
+    if args.table:
+        print(table(result, args.age))
+    if args.out:
+        plot(result, args.out)
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

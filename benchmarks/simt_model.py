@@ -11,10 +11,12 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
               distinct opcode among its lanes in each instruction slot (a lower bound of the
               hardware's sharing: the fetch and decode are common, see `ncu` below)
   min-pc      a pass runs the lanes at the warp's lowest code key (ROM offset of the PC)
+  most        a pass runs the lanes at the code key most lanes share (the lowest of a tie)
   stack       as min-pc, lanes ordered by their JSR call sites first, outermost first, then the PC
   +wait       lanes at a timer-polling loop (found by a scan of the ROM) run only when no lane of
               the warp has other work
-  +join       lanes whose next opcode is the chosen lanes' join their pass
+  +join       lanes whose next opcode is the chosen lanes' join their pass; +joinN only a pass of
+              fewer than N lanes; +alone only lanes alone at their code key
 
 Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
 kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
@@ -33,7 +35,8 @@ the frame buffers are not counted.
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python benchmarks/simt_model.py --games pong --envs 256 --ages 7 100
 
-writes benchmarks/results/simt_model-<date>.json and a PNG of lanes per pass against env age.
+writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
+pass against env age.
 """
 from __future__ import annotations
 
@@ -59,6 +62,8 @@ WARP = 32
 GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"]
 AGES = [7, 100, 500, 1000, 3000]
 POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join"]
+# Tried and worse (docs/status.md has their numbers); --policies runs them.
+TRIED = ["most", "most+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join+alone"]
 
 # kernels/testing/trace.h
 TRACE_EVENT = np.dtype([("kind", "u1"), ("value", "u1"), ("addr", "<u2"), ("extra", "<u4")])
@@ -225,10 +230,20 @@ def replay(lanes: Lanes, policy: str) -> dict:
                 busy = active & ~lanes.polling[g]
                 candidates = np.where(busy.any(axis=1, keepdims=True), busy, active)
             k = np.where(candidates, order[g], NO_KEY)
+            if policy.startswith("most"):   # the lanes of the most shared key, the lowest of a tie
+                shared = np.where(candidates, (k[:, :, None] == k[:, None, :]).sum(axis=2), 0)
+                k = np.where(shared == shared.max(axis=1, keepdims=True), k, NO_KEY)
             chosen = candidates & (k == k.min(axis=1, keepdims=True))
             if join:   # lanes about to run the same opcode elsewhere join the pass
                 leader = g[warp_ids[:, 0], np.argmax(chosen, axis=1)]
-                chosen |= active & (opcode[g] == opcode[leader][:, None])
+                joins = active & (opcode[g] == opcode[leader][:, None])
+                limit = policy.split("join")[1].split("+")[0]
+                if limit:   # +joinN: only into a pass of fewer than N lanes
+                    joins &= chosen.sum(axis=1, keepdims=True) < int(limit)
+                if "alone" in policy:   # only lanes alone at their key
+                    shared = (k[:, :, None] == k[:, None, :]).sum(axis=2)
+                    joins &= shared == 1
+                chosen |= joins
             group = 0
             scheduled += int(chosen.any(axis=1).sum())
             waiting += int(active.sum())
@@ -287,9 +302,10 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     costs per part (benchmarks/sass.py: the loop, fetch and rest of execute once a slot, a mode's
     and an operation's case and the dispatch to them once a pass, the operand read and result
     write once a pass that makes them), `chip_cost` per TIA or RIOT access, grouped by kind and
-    pass, and for the policies that choose lanes `choosing_cost` a pass with the frame's lanes. Gives the issued instructions per warp-frame and the active threads per issued
-    instruction (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the
-    machine state takes besides the bus's accesses."""
+    pass, and for the policies that choose lanes `choosing_cost` a pass with the frame's lanes.
+    Gives the issued instructions per warp-frame and the active threads per issued instruction
+    (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the machine
+    state takes besides the bus's accesses."""
     ran = len(schedule.pass_of)
     op = lanes.opcode[:ran]
     cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
@@ -352,7 +368,8 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
                 state_sectors_per_warp_frame_aos=state["aos"] / frames,
                 state_sectors_per_warp_frame_soa=state["soa"] / frames,
-                chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]], np.ones(int((chip > 0).sum())))[0]) / frames)
+                chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]],
+                                                        np.ones(int((chip > 0).sum())))[0]) / frames)
 
 
 def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_frames: float) -> dict:
@@ -401,8 +418,9 @@ def calibrate(lanes: Lanes, schedule: Schedule, costs: dict, parts: list) -> dic
     ic, lc = i1 - i0, l1 - l0
     fit = (l0 - NCU_ACTIVE_THREADS * i0) / (NCU_ACTIVE_THREADS * ic - lc) if NCU_ACTIVE_THREADS * ic != lc else None
     sectors = bare["state_sectors_per_warp_frame_aos"]
-    return dict(kernel="cule_step", ncu_active_threads=NCU_ACTIVE_THREADS, active_threads_sass_only=bare["active_threads"],
-                active_threads=full["active_threads"], chip_cost_fit=fit,
+    return dict(kernel="cule_step", ncu_active_threads=NCU_ACTIVE_THREADS,
+                active_threads_sass_only=bare["active_threads"], active_threads=full["active_threads"],
+                chip_cost_fit=fit,
                 state_sectors_per_warp_frame_aos=sectors, ncu_sectors_per_warp_frame=NCU_SECTORS)
 
 
@@ -463,7 +481,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="envs played (a multiple of 32)")
     parser.add_argument("--traced", type=int, default=None, help="envs traced, the first ones (default: all)")
     parser.add_argument("--ages", type=int, nargs="+", default=AGES, help="steps since the reset")
-    parser.add_argument("--policies", nargs="+", default=POLICIES, choices=POLICIES)
+    parser.add_argument("--policies", nargs="+", default=POLICIES, choices=POLICIES + TRIED)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--states", type=Path, default=None, help="a directory to keep the envs' states at each age in")
     parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")

@@ -1,9 +1,10 @@
 """What running timer-polling loops at once (Bus::wait_on_timer, kernels/atari/console.h; the GPU's
 kernels do, the CPU backend does not) would save the CPU backend: two builds of it with setup.py's
-compiler flags, one with -DCULE_TIMER_WAIT (`make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so`),
-game by game at v5 settings with random actions. Callgrind's instructions per raw frame (exact, whatever else the machine runs) and raw
-frames per second on one thread, the two builds taking turns in fresh processes, `--rounds`
-rounds each, the best round counting.
+compiler flags, one with -DCULE_TIMER_WAIT (`make build/timer_wait/_cpu.so
+build/no_timer_wait/_cpu.so`), game by game at v5 settings with random actions. Callgrind's
+instructions per raw frame (exact, whatever else the machine runs) and raw frames per second on
+one thread, the two builds taking turns in fresh processes, `--rounds` rounds each, the best round
+counting.
 
     make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
     python benchmarks/timer_wait.py                          # the 10 games of v5_fps.py

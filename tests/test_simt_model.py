@@ -60,7 +60,7 @@ def random_streams(rng, envs=64, frames=3):
     return streams
 
 
-@pytest.mark.parametrize("policy", sm.POLICIES)
+@pytest.mark.parametrize("policy", sm.POLICIES + sm.TRIED)
 def test_every_policy_runs_each_instruction_once_in_order(policy):
     lanes = lanes_from(random_streams(np.random.default_rng(1)), polling=(30, 31))
     result, schedule = sm.replay(lanes, policy)
@@ -95,6 +95,28 @@ def test_min_pc_runs_the_lowest_pc_first_and_waiting_defers_polling_lanes():
     assert plain["passes"] == 6
     # waiting: 0 (31), 3 (31: lane 0 polls), then lane 0 alone: 1, 2, 1, 2, 3
     assert waiting["passes"] == 7
+
+
+def test_most_runs_the_code_most_lanes_share_first():
+    # lane 0 runs 0, 5; the others 5, 6
+    streams = [[(0, 0xEA, 0), (5, 0xEA, 0)]] + [[(5, 0xEA, 0), (6, 0xEA, 0)]] * 31
+    lanes = lanes_from(streams)
+    # min-pc: 0 (lane 0), 5 (32), 6 (31); most: 5 (31), 6 (31), then lane 0's 0 and 5
+    assert sm.replay(lanes, "min-pc")[0]["passes"] == 3
+    assert sm.replay(lanes, "most")[0]["passes"] == 4
+
+
+def test_joins_take_lanes_at_other_code_with_the_same_opcode():
+    # one LDA # each: lanes 0-9 at 0, lane 10 at 10, lanes 11-31 at 20
+    streams = [[(0, 0xA9, 0)]] * 10 + [[(10, 0xA9, 0)]] + [[(20, 0xA9, 0)]] * 21
+    lanes = lanes_from(streams)
+    passes = {policy: sm.replay(lanes, policy)[0]["passes"]
+              for policy in ("min-pc+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join11",
+                             "min-pc+wait+join+alone")}
+    # +join8: none join the pass of 10 at 0, all join lane 10's; +join11: all join the first;
+    # +alone: lane 10, alone, joins the pass at 0
+    assert passes == {"min-pc+wait": 3, "min-pc+wait+join": 1, "min-pc+wait+join8": 2, "min-pc+wait+join11": 1,
+                      "min-pc+wait+join+alone": 2}
 
 
 def test_call_stack_keys_order_lanes_by_their_call_sites():
