@@ -1,6 +1,9 @@
-"""Registers and stack per thread of every CUDA entry point, as NVRTC compiles them to machine code
-for the architectures cule ships: what bounds a kernel's occupancy, measured without a GPU.
-Results go to benchmarks/results/kernel_resources-<date>.json.
+"""Registers, stack and spills per thread of every CUDA entry point, as NVRTC compiles them to
+machine code for the architectures cule ships (what bounds a kernel's occupancy), and the
+machine instructions of each part of the state kernels' 6502 interpreter (benchmarks/sass.py;
+the loop and fetch every lane runs each instruction, the operand's read and write, the warp
+schedule's test of a polling lane), measured without a GPU. Results go to
+benchmarks/results/kernel_resources-<date>.json.
 
     python benchmarks/kernel_resources.py
 """
@@ -13,19 +16,36 @@ import cule
 from cule import nvrtc
 from cule.games import get_game
 
+import sass                            # benchmarks/sass.py
 from _results import new_result_path   # benchmarks/_results.py
+
+INTERPRETERS = ("cule_step", "cule_step_logged", "cule_step_in_passes")
+SHARED_PARTS = ("loop", "polls", "fetch", "dispatch:mode", "read", "dispatch:op", "write")
 
 
 def main() -> None:
     # As CuleEnv compiles them: one module per game, its rules folded in (Pong here).
     game = get_game("pong")
     record = dict(benchmark="kernel_resources", date=datetime.date.today().isoformat(), cule=cule.__version__,
-                  nvrtc=".".join(map(str, nvrtc.version())), game=game.name, unit="per thread", archs={})
+                  nvrtc=".".join(map(str, nvrtc.version())), game=game.name, unit="per thread", archs={},
+                  interpreter_sass={})
+    defines = {"CULE_GAME": game.index}
     for arch in ("sm_80", "sm_90"):
-        record["archs"][arch] = nvrtc.kernel_resources(arch, {"CULE_GAME": game.index})
+        resources = nvrtc.kernel_resources(arch, defines)
+        for name, spills in nvrtc.kernel_spills(arch, defines).items():
+            resources.setdefault(name, {}).update(spills)
+        record["archs"][arch] = resources
         print(arch)
-        for name, r in sorted(record["archs"][arch].items()):
-            print(f"  {name:18s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack")
+        for name, r in sorted(resources.items()):
+            print(f"  {name:20s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack "
+                  f"{r.get('spill_store_bytes', 0):6d} spilled")
+        costs = sass.interpreter_costs(arch, defines, INTERPRETERS)
+        record["interpreter_sass"][arch] = {kernel: {part: vars(c) for part, c in parts.items()}
+                                            for kernel, parts in costs.items()}
+        print("  machine instructions: " + ", ".join(SHARED_PARTS))
+        for kernel, parts in costs.items():
+            counts = (parts[p].instructions if p in parts else 0 for p in SHARED_PARTS)
+            print(f"  {kernel:20s} " + " ".join(f"{n:5d}" for n in counts))
     path = new_result_path(f"kernel_resources-{record['date']}")
     path.write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {path}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import re
 import struct
 from pathlib import Path
 
@@ -45,13 +46,13 @@ def _load_library() -> ctypes.CDLL:
 def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = None,
                 source_name: str = CUDA_ENTRY) -> str:
     """Compiles kernels/<source_name> to PTX for `arch`; raises NvrtcError with the log."""
-    return _compile(arch, defines, source_name, cubin=False).decode(errors="replace")
+    return _compile(arch, defines, source_name, cubin=False)[0].decode(errors="replace")
 
 
 def compile_cubin(arch: str = "sm_90", defines: dict[str, object] | None = None, line_info: bool = False) -> bytes:
     """The entry points as machine code for `arch` (a CUBIN); with line_info, each instruction's
     source lines, inlining included, for a disassembler (benchmarks/sass.py)."""
-    return _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["-lineinfo"] if line_info else [])
+    return _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["-lineinfo"] if line_info else [])[0]
 
 
 def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
@@ -60,8 +61,20 @@ def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = No
     return _resources(compile_cubin(arch, defines))
 
 
+_SPILLS = re.compile(r"Function properties for (cule_\w+)\n.*?(\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+def kernel_spills(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
+    """Bytes of registers spilled to local memory, stored and loaded, per entry point: ptxas's
+    report (-v), which the CUBIN does not keep."""
+    _, log = _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["--ptxas-options=-v"])
+    return {name: dict(spill_store_bytes=int(stores), spill_load_bytes=int(loads))
+            for name, stores, loads in _SPILLS.findall(log)}
+
+
 def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool,
-             extra: list[str] | None = None) -> bytes:
+             extra: list[str] | None = None) -> tuple[bytes, str]:
+    """The PTX or CUBIN, and NVRTC's log."""
     lib = _load_library()
     source = (KERNELS / source_name).read_bytes()
     prog = ctypes.c_void_p()
@@ -75,11 +88,12 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
     try:
         status = lib.nvrtcCompileProgram(prog, len(options), argv)
         log = _read(lib, prog, lib.nvrtcGetProgramLogSize, lib.nvrtcGetProgramLog)
+        log = log.rstrip(b"\0").decode(errors="replace")
         if status != 0:
             raise NvrtcError(f"NVRTC failed for {arch}:\n{log}")
         if cubin:
-            return _read(lib, prog, lib.nvrtcGetCUBINSize, lib.nvrtcGetCUBIN)
-        return _read(lib, prog, lib.nvrtcGetPTXSize, lib.nvrtcGetPTX).rstrip(b"\0")
+            return _read(lib, prog, lib.nvrtcGetCUBINSize, lib.nvrtcGetCUBIN), log
+        return _read(lib, prog, lib.nvrtcGetPTXSize, lib.nvrtcGetPTX).rstrip(b"\0"), log
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
 

@@ -28,3 +28,13 @@ def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
     monkeypatch.setattr(nvrtc, "KERNELS", tmp_path)
     with pytest.raises(nvrtc.NvrtcError, match="undefined_name"):
         nvrtc.compile_ptx("compute_80", source_name="broken.cu")
+
+
+def test_only_the_one_kernel_step_spills_registers():
+    # ptxas's report: the one-kernel step at the 255-register cap spills; the split step's and the
+    # warp schedule's state kernels keep everything in registers.
+    spills = nvrtc.kernel_spills("sm_90", {"CULE_GAME": 0})
+    assert set(KERNEL_NAMES) <= set(spills)
+    assert spills["cule_step"]["spill_store_bytes"] > 0 and spills["cule_step"]["spill_load_bytes"] > 0
+    for name in ("cule_step_logged", "cule_step_in_passes", "cule_render"):
+        assert spills[name] == dict(spill_store_bytes=0, spill_load_bytes=0), name
