@@ -76,9 +76,7 @@ def cule_gpu(game: str, num_envs: int, seconds: float, load: str, step_kind: str
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     before = torch.cuda.memory_allocated()
-    env = CuleEnv(game, num_envs=num_envs, device="cuda", **SETTINGS)
-    env._backend.split_render = step_kind != "one-kernel"
-    env._backend.warp_schedule = step_kind == "in-passes"
+    env = CuleEnv(game, num_envs=num_envs, device="cuda", cuda_step=step_kind, **SETTINGS)
     obs, _ = env.reset(seed=0)
     n = env.single_action_space.n
     if load == "inference":

@@ -9,16 +9,16 @@ import argparse
 import torch
 
 from cule import CuleEnv
+from cule.env import CUDA_STEPS
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-parser.add_argument("--gpu-step", choices=["split", "in-passes", "one-kernel"], default="split")
+parser.add_argument("--gpu-step", choices=CUDA_STEPS, default="split")
 parser.add_argument("--steps", type=int, default=6)
 parser.add_argument("--envs", type=int, default=4096)
 args = parser.parse_args()
 env = CuleEnv("pong", num_envs=args.envs, device="cuda", frameskip=4, repeat_action_probability=0.25, noop_max=30,
-              grayscale=True, img_height=84, img_width=84, stack_num=4, maxpool=True, full_action_space=False)
-env._backend.split_render = args.gpu_step != "one-kernel"
-env._backend.warp_schedule = args.gpu_step == "in-passes"
+              grayscale=True, img_height=84, img_width=84, stack_num=4, maxpool=True, full_action_space=False,
+              cuda_step=args.gpu_step)
 env.reset(seed=0)
 for _ in range(args.steps):
     env.step(torch.randint(0, env.single_action_space.n, (env.num_envs,), device="cuda"))

@@ -25,6 +25,7 @@ from .roms import load_rom
 OBS_TYPES = ("pixels", "ram")
 # What reset() and step() return: torch tensors on the env's device, or numpy arrays on the host.
 OUTPUTS = ("torch", "numpy")
+CUDA_STEPS = ("split", "in-passes", "one-kernel")
 RENDER_MODES = ("rgb_array", None)   # render() gives every env's RGB frame either way
 
 
@@ -153,6 +154,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          wrappers take them; on a GPU each step then copies to the host)
       render_mode        "rgb_array" (or None, as gymnasium.make_vec passes it): render() gives
                          each env's RGB frame
+      cuda_step          the CUDA backend's kernels for a step, all giving the same bytes:
+                         "split" (a state kernel, then a render kernel; docs/architecture.md),
+                         "in-passes" (split, its state kernel with the warp schedule: a warp's
+                         lanes at the same code run together) or "one-kernel"
 
     Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
     the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
@@ -169,7 +174,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
-                 output: str = "torch", render_mode: str | None = "rgb_array", **unknown):
+                 output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str = "split",
+                 **unknown):
         self._in_call = threading.RLock()   # _one_thread_at_a_time
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
@@ -178,6 +184,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.num_envs = _check_positive_int("num_envs", num_envs)
         self.device = _default_device() if device is None else _check_device(device)
         self.backend = _check_backend(backend, self.device)
+        if cuda_step not in CUDA_STEPS:
+            raise ValueError(f"cuda_step must be one of {CUDA_STEPS}, got {cuda_step!r}")
+        if cuda_step != "split" and self.backend != "cuda":
+            raise ValueError(f"cuda_step {cuda_step!r} chooses the CUDA backend's kernels; this env's backend is "
+                             f"{self.backend!r} (pass backend='cuda' to run them on the host)")
+        self.cuda_step = cuda_step
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -250,6 +262,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             from .backends.cuda import CudaBackend, GpuKernels, HostKernels
             kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
             self._backend = CudaBackend(self.game, self._spec, pool, settings, observations, kernels)
+            self._backend.split_render = cuda_step != "one-kernel"
+            self._backend.warp_schedule = cuda_step == "in-passes"
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`

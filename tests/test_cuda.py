@@ -36,10 +36,11 @@ def device(request, monkeypatch):
     return request.param
 
 
-def cuda_env(game: str, num_envs: int, device: str, split_render: bool = True, **options) -> CuleEnv:
-    env = CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", num_threads=1, **options)
-    env._backend.split_render = split_render
-    return env
+def cuda_env(game: str, num_envs: int, device: str, split_render: bool = True, cuda_step: str | None = None,
+             **options) -> CuleEnv:
+    cuda_step = cuda_step or ("split" if split_render else "one-kernel")
+    return CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", num_threads=1, cuda_step=cuda_step,
+                   **options)
 
 
 def assert_same_step(step, a, b):
@@ -69,8 +70,8 @@ class Run:
     compared after every step; counts the episodes ended and the steps cule_redo ran again."""
 
     def __init__(self, game: str, device: str, num_envs: int, split_render: bool = True, seed: int = 7,
-                 **options):
-        self.gpu = cuda_env(game, num_envs, device, split_render, **options)
+                 cuda_step: str | None = None, **options):
+        self.gpu = cuda_env(game, num_envs, device, split_render, cuda_step, **options)
         # One thread each: pytest-xdist already keeps every core busy.
         self.cpu = CuleEnv(game, num_envs=num_envs, device="cpu", num_threads=1, **options)
         self.split_render = split_render
@@ -238,9 +239,7 @@ def test_sanitized_kernels(game):
 
 
 def warp_schedule_run(game: str, device: str, num_envs: int, **options) -> Run:
-    run = Run(game, device, num_envs, **options)
-    run.gpu._backend.warp_schedule = True
-    return run
+    return Run(game, device, num_envs, cuda_step="in-passes", **options)
 
 
 # The host runs a warp's lanes as fibers that meet at every pass: about 10x slower than thread

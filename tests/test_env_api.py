@@ -193,6 +193,18 @@ def test_unknown_obs_type_is_refused():
         CuleEnv("pong", obs_type="rgb")
 
 
+def test_cuda_step_chooses_the_cuda_backends_kernels():
+    with pytest.raises(ValueError, match=r"cuda_step must be one of \('split', 'in-passes', 'one-kernel'\), got 'fast'"):
+        CuleEnv("pong", device="cpu", backend="cuda", cuda_step="fast")
+    with pytest.raises(ValueError, match=r"cuda_step 'in-passes' chooses the CUDA backend's kernels; this env's "
+                                         r"backend is 'cpu' \(pass backend='cuda' to run them on the host\)"):
+        CuleEnv("pong", device="cpu", cuda_step="in-passes")
+    for step, split, warps in (("split", True, False), ("in-passes", True, True), ("one-kernel", False, False)):
+        env = CuleEnv("pong", device="cpu", backend="cuda", cuda_step=step)
+        assert env.cuda_step == step
+        assert (env._backend.split_render, env._backend.warp_schedule) == (split, warps)
+
+
 def test_set_reset_states_restarts_episodes_from_captured_states():
     env = CuleEnv("breakout", num_envs=4, frameskip=4)
     env.reset(seed=0)
