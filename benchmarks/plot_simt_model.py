@@ -30,7 +30,8 @@ def plot(result: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, len(games), figsize=(3.1 * len(games), 3.6), sharey=True, squeeze=False)
     for axis, game in zip(axes[0], games):
         for policy in policies:
-            points = sorted((r["age"], r["lanes_per_pass"]) for r in rows if r["game"] == game and r["policy"] == policy)
+            points = sorted((r["age"], r["lanes_per_pass"]) for r in rows
+                            if r["game"] == game and r["policy"] == policy)
             built = policy == BUILT
             axis.plot([a for a, _ in points], [v for _, v in points], marker="o", markersize=3,
                       linewidth=2.5 if built else 1.2, label=f"{policy} (built)" if built else policy)
@@ -60,7 +61,8 @@ def table(result: dict, age: int) -> str:
     rows = [r for r in result["results"] if r["age"] == age]
     games = list(dict.fromkeys(r["game"] for r in rows))
     if not games:
-        raise ValueError(f"no results at age {age}; the result has ages {sorted({r['age'] for r in result['results']})}")
+        ages = sorted({r["age"] for r in result["results"]})
+        raise ValueError(f"no results at age {age}; the result has ages {ages}")
     out = ["| game | lanes per pass: today, built, best (policy) | passes per warp-frame: today, built (fewer) | "
            "sectors per warp-frame: today, built, built + SoA (fewer) | issued instructions: fewer | active threads: "
            "today, built |", "|---|---|---|---|---|---|"]
@@ -85,7 +87,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("result", type=Path)
     parser.add_argument("--out", type=Path, help="the PNG to draw")
-    parser.add_argument("--table", action="store_true", help="print the markdown table of today's kernel and the built one")
+    parser.add_argument("--table", action="store_true",
+                        help="print the markdown table of today's kernel and the built one")
     parser.add_argument("--age", type=int, default=3000, help="the env age of the table's rows")
     args = parser.parse_args()
     if not args.out and not args.table:

@@ -194,7 +194,8 @@ def test_unknown_obs_type_is_refused():
 
 
 def test_cuda_step_chooses_the_cuda_backends_kernels():
-    with pytest.raises(ValueError, match=r"cuda_step must be one of \('split', 'in-passes', 'one-kernel'\), got 'fast'"):
+    with pytest.raises(ValueError,
+                       match=r"cuda_step must be one of \('split', 'in-passes', 'one-kernel'\), got 'fast'"):
         CuleEnv("pong", device="cpu", backend="cuda", cuda_step="fast")
     with pytest.raises(ValueError, match=r"cuda_step 'in-passes' chooses the CUDA backend's kernels; this env's "
                                          r"backend is 'cpu' \(pass backend='cuda' to run them on the host\)"):
