@@ -74,7 +74,7 @@ class Run:
         self.gpu = cuda_env(game, num_envs, device, split_render, cuda_step, **options)
         # One thread each: pytest-xdist already keeps every core busy.
         self.cpu = CuleEnv(game, num_envs=num_envs, device="cpu", num_threads=1, **options)
-        self.split_render = split_render
+        self.split_render = self.gpu.cuda_step != "one-kernel"
         a, b = self.gpu.reset(seed=seed), self.cpu.reset(seed=seed)
         assert torch.equal(a[0].cpu(), b[0]), "reset observations differ"
         self.rng = np.random.default_rng(seed)
@@ -165,18 +165,19 @@ def test_every_game_long_on_the_host(game):
     assert run.ends >= 32 and run.redone > 0
 
 
-@pytest.mark.parametrize("split_render", [True, False], ids=["split", "one-kernel"])
+@pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])
 @pytest.mark.parametrize("options", [dict(episodic_life=True), dict(life_loss_info=True),
                                      dict(autoreset_mode="SameStep"), dict(use_fire_reset=True),
                                      dict(maxpool=False, stack_num=1), dict(reward_clipping=True),
                                      dict(frameskip=1, max_num_frames_per_episode=50),
                                      dict(frameskip=3, grayscale=False)],
                          ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_options(device, options, split_render):
-    run = Run("breakout", device, 16, split_render, **V5 | {"max_num_frames_per_episode": MID_STEP_CAP} | options)
+def test_options(device, options, cuda_step):
+    run = Run("breakout", device, 16, cuda_step=cuda_step,
+              **V5 | {"max_num_frames_per_episode": MID_STEP_CAP} | options)
     run.run(60)
     assert run.ends >= 16
-    if split_render and options.get("frameskip", 4) > 1:
+    if cuda_step != "one-kernel" and options.get("frameskip", 4) > 1:
         assert run.redone > 0
 
 
