@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from cule.env import CUDA_STEPS
 from _results import RESULTS, new_result_path   # benchmarks/_results.py
 
 SETTINGS = dict(frameskip=4, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84,
@@ -65,9 +66,10 @@ def timed(step, seconds: float, sync=lambda: None, warmup: int = 2) -> tuple[int
     return calls, time.perf_counter() - start
 
 
-# The GPU's steps (cule/backends/cuda.py): the split step, the split step whose state kernel runs a
-# warp's lanes in passes by code (the warp schedule), the one kernel that draws as it goes.
-GPU_STEPS = {"split": "cule-gpu", "in-passes": "cule-gpu-in-passes", "one-kernel": "cule-gpu-one-kernel"}
+# The engine name of each of the GPU's steps (CuleEnv's cuda_step): the split step, the split step
+# whose state kernel runs a warp's lanes in passes by code (the warp schedule), the one kernel
+# that draws as it goes.
+GPU_STEPS = {step: "cule-gpu" if step == "split" else f"cule-gpu-{step}" for step in CUDA_STEPS}
 
 
 def cule_gpu(game: str, num_envs: int, seconds: float, load: str, step_kind: str = "split") -> dict:

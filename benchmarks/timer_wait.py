@@ -70,21 +70,20 @@ def main() -> None:
     missing = [str(library(b)) for b in BUILDS if not library(b).exists()]
     if missing:
         raise SystemExit(f"missing {', '.join(missing)}: make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so")
-    builds = BUILDS
     rows = []
     for game in args.games:
         row = {"game": game}
         if not args.no_instructions:
-            for build in builds:
+            for build in BUILDS:
                 row[f"instructions_per_frame_{build}"] = instructions_per_frame(game, environ=build_environ(build))
             row["instructions_saved"] = round(1 - row["instructions_per_frame_timer_wait"]
                                               / row["instructions_per_frame_no_timer_wait"], 4)
-        best = {build: 0.0 for build in builds}
+        best = {build: 0.0 for build in BUILDS}
         for _ in range(args.rounds):   # interleaved: the builds take turns
-            for build in builds:
+            for build in BUILDS:
                 best[build] = max(best[build], frames_per_second(game, build, args.envs, args.seconds))
         if args.rounds:
-            row.update({f"fps_{build}": round(best[build]) for build in builds},
+            row.update({f"fps_{build}": round(best[build]) for build in BUILDS},
                        speedup=round(best["timer_wait"] / best["no_timer_wait"], 3))
         rows.append(row)
         print(json.dumps(row), flush=True)

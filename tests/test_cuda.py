@@ -36,9 +36,7 @@ def device(request, monkeypatch):
     return request.param
 
 
-def cuda_env(game: str, num_envs: int, device: str, split_render: bool = True, cuda_step: str | None = None,
-             **options) -> CuleEnv:
-    cuda_step = cuda_step or ("split" if split_render else "one-kernel")
+def cuda_env(game: str, num_envs: int, device: str, cuda_step: str = "split", **options) -> CuleEnv:
     return CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", num_threads=1, cuda_step=cuda_step,
                    **options)
 
@@ -69,12 +67,11 @@ class Run:
     """A CUDA env and a CPU env of one game stepped side by side with the same random actions,
     compared after every step; counts the episodes ended and the steps cule_redo ran again."""
 
-    def __init__(self, game: str, device: str, num_envs: int, split_render: bool = True, seed: int = 7,
-                 cuda_step: str | None = None, **options):
-        self.gpu = cuda_env(game, num_envs, device, split_render, cuda_step, **options)
+    def __init__(self, game: str, device: str, num_envs: int, cuda_step: str = "split", seed: int = 7, **options):
+        self.gpu = cuda_env(game, num_envs, device, cuda_step, **options)
         # One thread each: pytest-xdist already keeps every core busy.
         self.cpu = CuleEnv(game, num_envs=num_envs, device="cpu", num_threads=1, **options)
-        self.split_render = self.gpu.cuda_step != "one-kernel"
+        self.split_render = cuda_step != "one-kernel"
         a, b = self.gpu.reset(seed=seed), self.cpu.reset(seed=seed)
         assert torch.equal(a[0].cpu(), b[0]), "reset observations differ"
         self.rng = np.random.default_rng(seed)
@@ -150,7 +147,7 @@ def test_every_game_split_step_on_the_host(game):
 @pytest.mark.parametrize("game", list_games())
 def test_every_game_one_kernel_step_rgb_on_the_host(game):
     """The one-kernel step (cule_step) with full-size RGB max-pooled frames, every game."""
-    run = Run(game, "cpu", 8, split_render=False, **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP)
+    run = Run(game, "cpu", 8, cuda_step="one-kernel", **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP)
     run.run(30)
     assert run.ends >= run.gpu.num_envs
 
@@ -235,7 +232,7 @@ def test_sanitized_kernels(game):
         assert "libasan" in maps.read(), "AddressSanitizer is not loaded (LD_PRELOAD)"
     run = Run(game, "cpu", 8, **V5, max_num_frames_per_episode=MID_STEP_CAP).run(200, state_every=20)
     assert run.ends >= 8 and run.redone > 0
-    run = Run(game, "cpu", 4, split_render=False, **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP).run(50)
+    run = Run(game, "cpu", 4, cuda_step="one-kernel", **V5 | RGB, max_num_frames_per_episode=MID_STEP_CAP).run(50)
     assert run.ends >= 4
 
 

@@ -111,6 +111,7 @@ class GpuKernels:
         self._functions = _nvrtc_module(game_index if SPECIALISE else None, self.device.index)
 
     def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
+        """`warps`: HostKernels' choice; a GPU's warps meet by themselves."""
         cupy = self._cupy
         stream = torch.cuda.current_stream(self.device).cuda_stream
         with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
