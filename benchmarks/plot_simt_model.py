@@ -56,15 +56,15 @@ def sectors(row: dict, layout: str) -> float:
 
 def table(result: dict, age: int) -> str:
     """A markdown table, a row per game at `age`: today's kernel (per-lane, array-of-structures
-    state) against the warp schedule as built (min-pc+wait) with today's layout and with the
-    structure-of-arrays one, and the best policy the model tried."""
+    state) against the warp schedule as built (min-pc+wait, RAM in warp tiles) and with every
+    field of the state structure-of-arrays (not built), and the best policy the model tried."""
     rows = [r for r in result["results"] if r["age"] == age]
     games = list(dict.fromkeys(r["game"] for r in rows))
     if not games:
         ages = sorted({r["age"] for r in result["results"]})
         raise ValueError(f"no results at age {age}; the result has ages {ages}")
     out = ["| game | lanes per pass: today, built, best (policy) | passes per warp-frame: today, built (fewer) | "
-           "sectors per warp-frame: today, built, built + SoA (fewer) | issued instructions: fewer | active threads: "
+           "sectors per warp-frame: today, built (fewer), all SoA (fewer) | issued instructions: fewer | active threads: "
            "today, built |", "|---|---|---|---|---|---|"]
     for game in games:
         by = {r["policy"]: r for r in rows if r["game"] == game}
@@ -76,7 +76,8 @@ def table(result: dict, age: int) -> str:
                    f"{best['lanes_per_pass']:.1f} ({best['policy']}) | {today['passes_per_warp_frame']:,.0f}, "
                    f"{built['passes_per_warp_frame']:,.0f} "
                    f"({today['passes_per_warp_frame'] / built['passes_per_warp_frame']:.1f}x) | "
-                   f"{sectors(today, 'aos'):,.0f}, {sectors(built, 'aos'):,.0f}, {sectors(built, 'soa'):,.0f} "
+                   f"{sectors(today, 'aos'):,.0f}, {sectors(built, 'tiles'):,.0f} "
+                   f"({sectors(today, 'aos') / sectors(built, 'tiles'):.1f}x), {sectors(built, 'soa'):,.0f} "
                    f"({sectors(today, 'aos') / sectors(built, 'soa'):.1f}x) | "
                    f"{today['issued_per_warp_frame'] / built['issued_per_warp_frame']:.1f}x | "
                    f"{today['active_threads']:.1f}, {built['active_threads']:.1f} |")

@@ -24,9 +24,12 @@ only chooses which lanes share a pass, so it cannot change a result. Reported pe
 policy: active lanes per pass, passes per warp-frame, and for each layout of the state the 32-byte
 sectors per warp memory request and per warp-frame:
 
-  aos         today: one struct per env (RAM, chips' registers); every lane its own sectors
-  soa         byte k of every env's RAM side by side (and each chip register), so that the lanes of
-              a pass reading one address read one sector
+  aos         one struct per env (RAM, chips' registers); every lane its own sectors
+  tiles       as built in the warp schedule (cule_step_in_passes): each warp's RAM in a tile of its
+              own, byte k of its 32 lanes side by side (console.h, ram_to_warp_tile), so that the
+              lanes of a pass reading one address read one sector; the rest as aos
+  soa         RAM as tiles, and each chip register and the machine state's own fields side by side
+              across lanes too (not built)
 
 ROM reads are shared by every env in both layouts. Sectors count the bus's accesses (opcode and
 operand fetches, RAM, chip registers); what a TIA access does inside the chip, the TIA log and
@@ -185,14 +188,19 @@ def sector_ids(lanes: Lanes, g: np.ndarray, k: int, env: np.ndarray, layout: str
     rom = lanes.access_rom[a].astype(np.int64)
     env = env.astype(np.int64)
     ram = (addr & 0x1280) == 0x80
-    if layout == "aos":   # each env's own struct: a sector of its RAM, or of its chips' registers
-        own = env << 16 | np.where(ram, (addr & 0x7F) >> 5, 0x100 | (addr & 0x3FF))
-    else:                 # byte k of every env's RAM (or register k of every env's chips) side by side
-        own = np.where(ram, addr & 0x7F, 0x100 | (addr & 0x3FF)) * (num_envs // WARP) + env // WARP
+    # each env's own struct: a sector of its RAM, or of its chips' registers
+    per_env = env << 16 | np.where(ram, (addr & 0x7F) >> 5, 0x100 | (addr & 0x3FF))
+    # byte k of a warp's RAM (or register k of its chips) side by side: a sector per warp
+    per_warp = (1 << 61) | np.where(ram, addr & 0x7F, 0x100 | (addr & 0x3FF)) * (num_envs // WARP) + env // WARP
+    own = {"aos": per_env, "tiles": np.where(ram, per_warp, per_env), "soa": per_warp}[layout]
     return np.where(rom > 0, (1 << 62) | (rom - 1) >> 5, own)
 
 
-LAYOUTS = ("aos", "soa")
+LAYOUTS = ("aos", "tiles", "soa")
+# The tiles' copies, each frame of a warp: every lane's 128 bytes of RAM read and written back in
+# its machine (5 sectors each way: they start 24 bytes into it, state_layout), and the tile's 128
+# rows written and read (a sector each).
+TILE_COPY_SECTORS = WARP * 5 * 2 + 128 * 2
 
 
 def replay(lanes: Lanes, policy: str) -> dict:
@@ -360,14 +368,15 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     order = np.unique(group, return_index=True)[1]
     case_requests = np.maximum(table[op[order], 4] - (lanes.access_count[:ran][order] - 1), 0)
     requests = [(max(shared_global - 1, 0), slot_sizes), (case_requests, group_sizes)]
-    state = {"aos": 0.0, "soa": 0.0}
+    state = {"aos": 0.0, "tiles": 0.0, "soa": 0.0}
     for per_group, sizes in requests:
         state["aos"] += float((per_group * sizes).sum())   # each lane its own struct
+        state["tiles"] += float((per_group * sizes).sum())   # the tiles hold RAM alone
         state["soa"] += float((per_group * np.ones_like(sizes)).sum())
     frames = max(schedule.warp_frames, 1)
+    state["tiles"] += TILE_COPY_SECTORS * frames
     return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
-                state_sectors_per_warp_frame_aos=state["aos"] / frames,
-                state_sectors_per_warp_frame_soa=state["soa"] / frames,
+                **{f"state_sectors_per_warp_frame_{k}": v / frames for k, v in state.items()},
                 chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]],
                                                         np.ones(int((chip > 0).sum())))[0]) / frames)
 
@@ -527,8 +536,9 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"{game:15s} age {age:5d} {policy:16s} lanes/pass {r['lanes_per_pass']:5.1f}  "
                       f"active {r['active_threads']:5.1f}  issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
                       f"passes/warp-frame {r['passes_per_warp_frame']:8.0f}  sectors/request aos "
-                      f"{r['sectors_per_request_aos']:5.1f} soa {r['sectors_per_request_soa']:5.1f}  "
-                      f"sectors/warp-frame aos {r['sectors_per_warp_frame_aos']:8.0f} soa "
+                      f"{r['sectors_per_request_aos']:5.1f} tiles {r['sectors_per_request_tiles']:5.1f} soa "
+                      f"{r['sectors_per_request_soa']:5.1f}  sectors/warp-frame aos "
+                      f"{r['sectors_per_warp_frame_aos']:8.0f} tiles {r['sectors_per_warp_frame_tiles']:8.0f} soa "
                       f"{r['sectors_per_warp_frame_soa']:8.0f}  ({r['seconds']} s)", flush=True)
     path = args.out or new_result_path(f"simt_model-{record['date']}")
     path.write_text(json.dumps(record, indent=1) + "\n")

@@ -67,26 +67,31 @@ def test_plot_fps_names_an_unknown_engine_or_load(tmp_path):
         plot(dict(game="pong", results=rows), tmp_path / "x.png", load="training")
 
 
-def test_plot_simt_model_draws_and_tabulates_the_committed_run(tmp_path):
-    """benchmarks/plot_simt_model.py on the run docs/status.md's table and docs/simt-lanes.png come from."""
+def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
+    """benchmarks/plot_simt_model.py on the runs docs/status.md's table (the built layout's sectors,
+    age 3,000) and docs/simt-lanes.png (every age) come from."""
     import json
     import subprocess
 
     from PIL import Image
-    result = RESULTS / "simt_model-2026-11-25.json"
-    png = tmp_path / "lanes.png"
-    run = subprocess.run([sys.executable, str(RESULTS.parent / "plot_simt_model.py"), str(result), "--table",
-                          "--age", "3000", "--out", str(png)], capture_output=True, text=True)
+    plot = [sys.executable, str(RESULTS.parent / "plot_simt_model.py")]
+    result = RESULTS / "simt_model-2026-11-25-3.json"
+    run = subprocess.run([*plot, str(result), "--table", "--age", "3000"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].startswith("| game | lanes per pass: today, built, best (policy) |") and lines[-1] == f"wrote {png}"
+    assert lines[0].startswith("| game | lanes per pass: today, built, best (policy) |")
     rows = {r["policy"]: r for r in json.loads(result.read_text())["results"]
             if r["game"] == "pong" and r["age"] == 3000}
     today, built = rows["per-lane"], rows["min-pc+wait"]
     pong = next(line for line in lines if line.startswith("| pong |"))
     assert pong.startswith(f"| pong | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, ")
     assert f"({today['passes_per_warp_frame'] / built['passes_per_warp_frame']:.1f}x)" in pong
+    built_sectors = built["sectors_per_warp_frame_tiles"] + built["state_sectors_per_warp_frame_tiles"]
+    assert f"{built_sectors:,.0f} (" in pong
+    run = subprocess.run([*plot, str(result), "--table", "--age", "5"], capture_output=True, text=True)
+    assert run.returncode == 1 and "no results at age 5; the result has ages [3000]" in run.stderr
+    png = tmp_path / "lanes.png"
+    run = subprocess.run([*plot, str(RESULTS / "simt_model-2026-11-25.json"), "--out", str(png)], capture_output=True,
+                         text=True)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1] == f"wrote {png}", run.stderr
     assert Image.open(png).size[0] > Image.open(png).size[1]
-    run = subprocess.run([sys.executable, str(RESULTS.parent / "plot_simt_model.py"), str(result), "--table",
-                          "--age", "5"], capture_output=True, text=True)
-    assert run.returncode == 1 and "no results at age 5; the result has ages [7, 100, 1000, 3000]" in run.stderr

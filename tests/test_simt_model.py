@@ -179,3 +179,18 @@ np.save({str(tmp_path / 'plain.npy')!r}, env.get_states().numpy())
     environ.pop("CULE_CPU_LIB")
     subprocess.run([sys.executable, "-c", plain], check=True, env=environ, cwd=ROOT)
     assert np.array_equal(np.load(tmp_path / "trace.npy"), np.load(tmp_path / "plain.npy"))
+
+
+def test_layouts_give_a_warp_reading_one_address_its_sectors():
+    """A warp's 32 lanes reading one address: RAM is a sector per lane in the machines' own structs
+    (aos) and one in a warp tile (tiles, as built) or structure-of-arrays (soa); a chip register
+    stays a sector per lane in tiles, where only RAM is tiled."""
+    lanes = lanes_from([[(0, 0xA5, 0)] for _ in range(sm.WARP)])   # LDA $80
+    everyone = np.arange(sm.WARP)
+
+    def sectors(layout):
+        return len(set(sm.sector_ids(lanes, everyone, 0, everyone, layout, sm.WARP).tolist()))
+
+    assert [sectors(layout) for layout in sm.LAYOUTS] == [32, 1, 1]
+    lanes.access_addr[:] = 0x02   # WSYNC, a TIA register
+    assert [sectors(layout) for layout in sm.LAYOUTS] == [32, 32, 1]

@@ -26,10 +26,12 @@ from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
 from . import SCREEN_WIDTH, ObservationSettings, StepSettings
 
-STEP_BLOCK = 64        # threads per block of the state kernel (one per environment)
+WARP_LANES = 32        # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp (ram_to_warp_tile)
+STEP_BLOCK = 64        # threads per block of the state kernel (one per environment), whole warps
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
+WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM in the warp schedule (ram_to_warp_tile)
 KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_redo", "cule_reset",
                 "cule_observe", "cule_area_axes", "cule_layout")
 
@@ -175,8 +177,11 @@ class CudaBackend:
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
         self.split_render = True
         # The state kernel's warp schedule (kernels/atari/console.h, run_frame_in_passes): a warp's
-        # lanes run their instructions in passes of the lanes at the same code. The same results.
+        # lanes run their instructions in passes of the lanes at the same code, with the warp's RAM
+        # in a tile of its own for the frames (ram_to_warp_tile). The same results.
         self.warp_schedule = False
+        warps = -(-n // WARP_LANES)
+        self._warp_ram = torch.zeros(warps * WARP_RAM_BYTES, dtype=torch.uint8, device=self.device)
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
         self._observations = observations
         # The stacks: the last stack_num observations, oldest first, never handed out (only
@@ -220,9 +225,12 @@ class CudaBackend:
             self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
                          rewards, terminated, truncated, np.int32(n))
             return rewards, terminated, truncated
-        state_pass = "cule_step_in_passes" if self.warp_schedule else "cule_step_logged"
-        self._launch(state_pass, n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
-                     self._jobs, rewards, terminated, truncated, np.int32(n), warps=self.warp_schedule)
+        state = (*self._pool(), self._rom, *self._config, skip, actions, self._jobs, rewards, terminated, truncated,
+                 np.int32(n))
+        if self.warp_schedule:
+            self._launch("cule_step_in_passes", n, STEP_BLOCK, *state, self._warp_ram, warps=True)
+        else:
+            self._launch("cule_step_logged", n, STEP_BLOCK, *state)
         self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
                      np.int32(n))
         self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,

@@ -90,8 +90,36 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
     return w;
 }
 
+// The GPU's warp schedule keeps a warp's RAM in a tile of its own for each frame: byte k of the
+// warp's 32 lanes side by side, so that the lanes of a pass, all at one instruction and most at
+// one address, read one 32-byte sector where each lane's console would give it a sector of its
+// own (benchmarks/simt_model.py's tiles layout). The state between frames stays the console's
+// bytes: console_frame copies the RAM into the tile and back (`lane`: the lane's byte 0).
+enum : u32 { WARP_LANES = 32, WARP_RAM_BYTES = 128 * WARP_LANES };
+
+CULE_HD void ram_to_warp_tile(const Console& c, u8* lane) {   // the RAM's 8-byte aligned (state_layout)
+    for (u32 k = 0; k < 128; k += 8) {
+        const u64 w = load_word(c.riot.ram + k);
+        CULE_UNROLL
+        for (u32 b = 0; b < 8; ++b) lane[(k + b) * WARP_LANES] = (u8)(w >> 8 * b);
+    }
+}
+
+CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
+    for (u32 k = 0; k < 128; k += 8) {
+        u64 w = 0;
+        CULE_UNROLL
+        for (u32 b = 0; b < 8; ++b) w |= (u64)lane[(k + b) * WARP_LANES] << 8 * b;
+        store_word(c.riot.ram + k, w);
+    }
+}
+
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
-// `log`, every TIA access is also logged for the render pass.
+// `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step]:
+// the console's own, or its lane's in a warp's tile (ram_to_warp_tile). One Bus type for both
+// keeps one copy of the interpreter per kernel: a Bus type for the tile (a second interpreter in
+// the module) changed NVRTC's inlining elsewhere, and the split step's state kernel took 122
+// registers on sm_90 instead of 84, its render kernel 76 instead of 68.
 //
 // On the host a Bus lives in registers for a whole frame: its member functions are inlined, and
 // the work done out of line (bus_* above) takes the console, never the Bus. Were the Bus's
@@ -105,6 +133,8 @@ struct Bus {
     const u8* rom;
     TiaLog* log;
     CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
+    u8* ram = c.riot.ram;
+    u32 ram_step = 1;
 
     CULE_INLINE u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
     CULE_INLINE void open_window(u16 addr) { window = bus_window(c, rom, addr); }
@@ -120,7 +150,7 @@ struct Bus {
                 v = peek_cart(addr);
             }
         } else if ((addr & 0x280) == 0x80) {
-            v = c.riot.ram[addr & 0x7F];
+            v = ram[(addr & 0x7F) * ram_step];
         } else {
             v = peek_chip(addr);
         }
@@ -135,7 +165,7 @@ struct Bus {
             cart_poke(c.cart, addr, v);
             open_window(addr);
         } else if ((addr & 0x280) == 0x80) {
-            c.riot.ram[addr & 0x7F] = v;
+            ram[(addr & 0x7F) * ram_step] = v;
         } else {
             bus_poke_chip<DRAW>(c, frame(), log, addr, v);
         }
@@ -240,10 +270,18 @@ CULE_HD void run_frame_in_passes(Console& c, Cpu6502& cpu, Bus& bus) {
 #endif
 
 // One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
-// frame for the render pass; IN_PASSES: the GPU's warp schedule (run_frame_in_passes).
+// frame for the render pass; IN_PASSES: the GPU's warp schedule (run_frame_in_passes), the RAM
+// in the warp's tile at `warp_ram` (this lane's byte 0, ram_to_warp_tile) for the frame.
 template <bool DRAW, bool IN_PASSES = false>
-CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr) {
+CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr, u8* warp_ram = nullptr) {
     Bus<DRAW> bus = {c, screen, rom, log};
+#ifdef __CUDA_ARCH__
+    if (IN_PASSES) {
+        ram_to_warp_tile(c, warp_ram);
+        bus.ram = warp_ram;
+        bus.ram_step = WARP_LANES;
+    }
+#endif
     bus.open_window(bus.c.cpu.pc);
     bool began = !c.tia.partial_frame;
     if (began) {
@@ -264,6 +302,9 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
 #endif
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
+#ifdef __CUDA_ARCH__
+    if (IN_PASSES) ram_from_warp_tile(c, warp_ram);
+#endif
     if (c.tia.partial_frame) {
         tia_draw_deferred<DRAW>(c.tia, bus.frame());
         if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);

@@ -45,10 +45,11 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
 
 // One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
 // shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
-// IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes).
+// IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes), each warp's
+// RAM in its tile of `warp_ram` for the frames (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp).
 template <bool LOGGED, bool IN_PASSES = false>
 __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
-                         i32 num_envs) {
+                         i32 num_envs, u8* warp_ram = nullptr) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs) return;
     if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
@@ -60,7 +61,10 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
-    if (LOGGED) s = env_step_logged<IN_PASSES>(env, reset_pool, rom, cfg, actions[i], jobs[i]);
+    if (LOGGED && IN_PASSES) {
+        u8* lane_ram = warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES;
+        s = env_step_logged<true>(env, reset_pool, rom, cfg, actions[i], jobs[i], lane_ram);
+    } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, actions[i], jobs[i]);
     else s = env_step(env, reset_pool, rom, cfg, actions[i]);
     rewards[i] = s.reward;
     terminated[i] = s.terminated;
@@ -78,11 +82,13 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
                    CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
 }
 
-// The state pass with the warp schedule: the same results as cule_step_logged's.
+// The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
+// each warp of the launch, num_envs rounded up to whole warps): the same results as
+// cule_step_logged's.
 extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
-                                               u8* truncated, i32 num_envs) {
+                                               u8* truncated, i32 num_envs, u8* warp_ram) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
+                         CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs, warp_ram);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own

@@ -93,7 +93,7 @@ inline u64 repeat_threshold(double p) {
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
 // the render pass (then no drawing code is compiled in); IN_PASSES: the GPU's warp schedule
-// (console.h, run_frame_in_passes). Returns the reward, and in
+// (console.h, run_frame_in_passes), the RAM in the warp's tile at `warp_ram`. Returns the reward, and in
 // `buffers_exact` whether the frame buffers now hold what ALE's would, so that no row of an
 // undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
 // only the last frame) the step ran to its end and its last two frames were whole, the one
@@ -101,7 +101,8 @@ inline u64 repeat_threshold(double p) {
 // `ends_whole`: the last two frames emulated were whole, drawn or not.
 template <bool LOGGED, bool IN_PASSES = false>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
-                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole) {
+                        i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole,
+                        u8* warp_ram = nullptr) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
     i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
@@ -115,7 +116,7 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         bool draw = f >= draw_from;
         if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
         else ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
-                                         draw ? log : nullptr);
+                                         draw ? log : nullptr, warp_ram);
         const Tia& t = m.console.tia;
         bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
         whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
@@ -228,10 +229,11 @@ struct RenderJob {
 };
 
 // One vector-env step without pixels (the state-update pass): as env_step, but the frames it
-// shows are logged into `job` for render_step instead of drawn.
+// shows are logged into `job` for render_step instead of drawn. IN_PASSES and `warp_ram`:
+// step_frames'.
 template <bool IN_PASSES = false>
 CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg,
-                                   u8 action, RenderJob& job) {
+                                   u8 action, RenderJob& job, u8* warp_ram = nullptr) {
     Machine& m = env.machine;
     EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
@@ -250,7 +252,7 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     bool life_lost, exact, whole;
     i32 first = first_shown_frame(cfg);
     out.reward = step_frames<true, IN_PASSES>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact,
-                                              whole);
+                                              whole, warp_ram);
     job.redo = !tia_log_replayable(job.log, first == 0);
     finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
@@ -272,6 +274,7 @@ CULE_HD void render_step(const RenderJob& job, u8* screen, const u8* rom, const 
 #ifndef __CUDACC_RTC__
 static_assert(__has_unique_object_representations(Machine) && __has_unique_object_representations(EnvRng),
               "the state structs must have no implicit padding");
+static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_warp_tile copies the RAM 8 bytes at a time");
 #endif
 
 // The sizes and offsets that the Python side reads states by, as this compiler lays them out;
