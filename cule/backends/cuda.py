@@ -26,12 +26,12 @@ from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
 from . import SCREEN_WIDTH, ObservationSettings, StepSettings
 
-WARP_LANES = 32        # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp (ram_to_warp_tile)
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment), whole warps
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
-WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM in the warp schedule (ram_to_warp_tile)
+WARP_LANES = _cpu.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
+WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
 KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_redo", "cule_reset",
                 "cule_observe", "cule_area_axes", "cule_layout")
 

@@ -17,6 +17,7 @@ PYBIND11_MODULE(_cpu, m) {
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
+    m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
