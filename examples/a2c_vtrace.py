@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> dict:
     agent = common.ActorCritic(env.num_actions).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)
-    run = common.Run("a2c_vtrace", args, dist, agent, env, timer,
+    run = common.Run("a2c_vtrace", args, dist, agent, optimizer, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "rho"))
 
     # A ring of the last num_steps steps of every env: slot step % num_steps holds step `step`.

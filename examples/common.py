@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Sequence
 
+import numpy as np
 import torch
 import torch.distributed
 from torch import nn
@@ -77,10 +78,17 @@ class RunArgs:
     """directory of progress.csv, summary.json and TensorBoard's events (default runs/<algo>-<game>-s<seed>-<time>)"""
     save_weights: str | None = None
     """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
+    resume: bool = False
+    """go on with the run in --logdir from the checkpoint.pt it writes at every log line (weights, optimizer,
+    counters, logs), with the same arguments but for those of RESUMABLE; the envs start new games"""
 
     # The defaults that differ on a CPU: the dataclass's are for a GPU, which runs thousands of
     # envs for the price of a few; these fit 2 to 16 cores. A flag given on the command line wins.
     CPU_DEFAULTS: ClassVar[dict[str, object]] = {"eval_envs": 8, "log_every": 100_000}
+    # What a resumed run may change: when it stops, how it evaluates and logs. (A longer
+    # total_frames also stretches what is left of a learning-rate schedule that anneals over it.)
+    RESUMABLE: ClassVar[tuple[str, ...]] = ("total_frames", "target_score", "eval_every", "eval_envs",
+                                            "eval_max_frames", "eval_device", "log_every", "resume")
 
 
 def parse_args(cls: type, argv: Sequence[str] | None = None):
@@ -260,14 +268,20 @@ class TrainingEnv:
         self.num_envs = args.num_envs
         self.num_actions = int(self.env.single_action_space.n)
         self.life_loss_done = args.life_loss_done
-        self.obs, info = self.env.reset(seed=args.seed + dist.rank)
-        self.lives = info["lives"]
-        self.frames = 0   # emulator frames so far, all processes together
         self.frames_per_step = args.num_envs * self.env.frameskip * dist.world_size
         device = self.env.device
         self.episode_returns = torch.zeros(args.num_envs, device=device)
         self.finished_return_sum = torch.zeros((), device=device)
         self.finished_count = torch.zeros((), device=device)
+        self.restart(seed=args.seed + dist.rank, frames=0)
+
+    def restart(self, seed: int, frames: int) -> None:
+        """New games in every env, seeded with `seed`, the frame count set to `frames` (emulator
+        frames so far, all processes together); the games in progress are dropped, unlogged."""
+        self.obs, info = self.env.reset(seed=seed)
+        self.lives = info["lives"]
+        self.frames = frames
+        self.episode_returns.zero_()
 
     def step(self, actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Steps with `actions` (on the device); the new observations are then in self.obs.
@@ -342,11 +356,24 @@ class Run:
     ones snapshotted, compared and saved. Times: wall_seconds since the start, train_seconds the
     same less the evaluations (training is suspended while they run, as in the CuLE paper's
     curves); phase_seconds how the training time divides between the phases the timer brackets
-    (the env's emulation and rendering, the script's inference, forward, backward, ...)."""
+    (the env's emulation and rendering, the script's inference, forward, backward, ...).
 
-    def __init__(self, algo: str, args: RunArgs, dist: Dist, model: nn.Module, env: TrainingEnv,
-                 timer: PhaseTimer, loss_names: Sequence[str]):
+    A run can span sessions: process 0 writes logdir/checkpoint.pt at every log line, and a run
+    started with --resume loads it here: the weights, the optimizer's state and the counters and
+    logs go on from there (the times too: they add up the sessions), the envs start new games
+    and torch's RNG a new stream. What a script keeps besides (DQN's replay buffer, A2C's ring of
+    steps) starts empty and refills."""
+
+    CHECKPOINT: ClassVar[str] = "checkpoint.pt"
+    # The counters and logs a checkpoint keeps (with the weights, the optimizer and the frames).
+    _SAVED: ClassVar[tuple[str, ...]] = ("initial_params", "updates", "losses", "phase_seconds", "eval_score",
+                                         "eval_scores", "reached_target", "sessions", "_next_log", "_next_eval",
+                                         "_eval_seconds", "_last")
+
+    def __init__(self, algo: str, args: RunArgs, dist: Dist, model: nn.Module, optimizer: torch.optim.Optimizer,
+                 env: TrainingEnv, timer: PhaseTimer, loss_names: Sequence[str]):
         self.algo, self.args, self.dist, self.model, self.env, self.timer = algo, args, dist, model, env, timer
+        self.optimizer = optimizer
         self.loss_names = ("loss", *loss_names)
         self.initial_params = _snapshot(model)
         self.updates = 0
@@ -356,13 +383,19 @@ class Run:
         self.eval_score: float | None = None
         self.eval_scores: list[float] = []
         self.reached_target: dict | None = None
+        self.sessions: list[dict] = []   # where each session of the run began: frames and date
         self._next_log, self._next_eval = args.log_every, args.eval_every
         self._start = time.perf_counter()
         self._eval_seconds = 0.0
         self._last = (0, 0.0)            # frames and train seconds at the last log line
         self._shown = 0.0                # when progress was last shown
+        if args.resume and args.logdir is None:
+            raise ValueError("--resume needs --logdir: the directory of the run to go on with")
         self.logdir = Path(args.logdir or f"runs/{algo}-{args.game}-s{args.seed}-"
                                           f"{datetime.datetime.now():%Y%m%d-%H%M%S}")
+        if args.resume:
+            self._resume()
+        self.sessions.append(dict(frames=env.frames, date=datetime.datetime.now().isoformat(timespec="seconds")))
         if dist.is_main:
             self._open_logs()
 
@@ -398,6 +431,8 @@ class Run:
         if log_now:
             self._next_log = _next_multiple(frames, self.args.log_every)
             self._log(evaluated=evaluate_now)
+            if self.dist.is_main:
+                self._save_checkpoint()
         return out_of_frames or reached
 
     def finish(self) -> dict:
@@ -418,7 +453,7 @@ class Run:
             train_seconds=self._train_seconds(), wall_seconds=time.perf_counter() - self._start,
             phase_seconds=dict(sorted(self.phase_seconds.items(), key=lambda kv: -kv[1])),
             eval_score=self.eval_score, eval_scores=self.eval_scores, target_score=self.args.target_score,
-            reached_target=self.reached_target,
+            reached_target=self.reached_target, sessions=self.sessions,
             params_changed=any(not torch.equal(final_params[k], v) for k, v in self.initial_params.items()),
             device=_device_name(self.dist.device), torch=torch.__version__, cule=cule.__version__,
             date=datetime.datetime.now().isoformat(timespec="seconds"), args=dataclasses.asdict(self.args),
@@ -432,6 +467,39 @@ class Run:
                 self._progress.close()
         cleanup_distributed()
         return dict(summary, losses=self.losses, initial_params=self.initial_params, final_params=final_params)
+
+    # ---- checkpoints ---------------------------------------------------------------------------
+
+    def _save_checkpoint(self) -> None:
+        """logdir/checkpoint.pt, replaced whole (a run stopped while writing keeps the last one)."""
+        state = dict(algo=self.algo, args=dataclasses.asdict(self.args), frames=self.env.frames,
+                     wall_seconds=time.perf_counter() - self._start, model=self.model.state_dict(),
+                     optimizer=self.optimizer.state_dict(), **{name: getattr(self, name) for name in self._SAVED})
+        path = self.logdir / self.CHECKPOINT
+        torch.save(state, path.with_suffix(".tmp"))
+        os.replace(path.with_suffix(".tmp"), path)
+
+    def _resume(self) -> None:
+        path = self.logdir / self.CHECKPOINT
+        if not path.exists():
+            raise FileNotFoundError(f"--resume: there is no {self.CHECKPOINT} in {self.logdir} (a run writes it "
+                                    f"at its first log line)")
+        saved = torch.load(path, map_location=self.dist.device, weights_only=False)   # the run's own file
+        if saved["algo"] != self.algo:
+            raise ValueError(f"--resume: the run in {self.logdir} is {saved['algo']}'s, not {self.algo}'s")
+        for name, value in dataclasses.asdict(self.args).items():
+            if name not in self.args.RESUMABLE and saved["args"].get(name) != value:
+                raise ValueError(f"--resume: {name} is {value!r} here and was {saved['args'].get(name)!r} in the "
+                                 f"run in {self.logdir}; a resumed run can change only {', '.join(self.args.RESUMABLE)}")
+        self.model.load_state_dict(saved["model"])
+        self.optimizer.load_state_dict(saved["optimizer"])
+        for name in self._SAVED:
+            setattr(self, name, saved[name])
+        self._start -= saved["wall_seconds"]   # the run's times go on from the checkpoint's
+        # New games and a new random stream, each its own for this rank and this point of the run.
+        seed = int(np.random.SeedSequence([self.args.seed, self.dist.rank, saved["frames"]]).generate_state(1)[0])
+        torch.manual_seed(seed)
+        self.env.restart(seed=seed, frames=saved["frames"])
 
     # ---- helpers -------------------------------------------------------------------------------
 
@@ -485,11 +553,19 @@ class Run:
             print(("\r\033[K" if sys.stdout.isatty() else "") + line, flush=True)
 
     def _open_logs(self) -> None:
+        """progress.csv, new, or on resume with the rows up to the checkpoint's frames (those
+        written after it are done again); TensorBoard's events; the progress bar."""
         self.logdir.mkdir(parents=True, exist_ok=True)
-        self._csv_file = open(self.logdir / "progress.csv", "w", newline="")
+        path = self.logdir / "progress.csv"
+        rows = []
+        if self.args.resume and path.exists():
+            with open(path, newline="") as f:
+                rows = [row for row in csv.reader(f)][1:]
+            rows = [row for row in rows if int(row[0]) <= self.env.frames]
+        self._csv_file = open(path, "w", newline="")
         self._csv = csv.writer(self._csv_file)
-        self._csv.writerow(["frames", "wall_seconds", "train_seconds", "updates", "train_return", "eval_score",
-                            "fps", *self.loss_names])
+        self._csv.writerows([["frames", "wall_seconds", "train_seconds", "updates", "train_return", "eval_score",
+                              "fps", *self.loss_names], *rows])
         try:
             from torch.utils.tensorboard import SummaryWriter
             self._tensorboard = SummaryWriter(str(self.logdir))
@@ -498,7 +574,8 @@ class Run:
             self._tensorboard = None
         try:
             from tqdm import tqdm
-            self._progress = tqdm(total=self.args.total_frames, unit="frame", unit_scale=True, dynamic_ncols=True)
+            self._progress = tqdm(total=self.args.total_frames, initial=self.env.frames, unit="frame",
+                                  unit_scale=True, dynamic_ncols=True)
         except ImportError:
             self._progress = None
 

@@ -141,16 +141,16 @@ def main(argv: list[str] | None = None) -> dict:
     device = dist.device
     q_network = QNetwork(env.num_actions).to(device)
     model = common.wrap_ddp(q_network, dist)
-    target_network = copy.deepcopy(q_network)   # after wrap_ddp: process 0's weights on every process
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
-    run = common.Run("dqn", args, dist, q_network, env, timer, loss_names=("q_mean",))
+    run = common.Run("dqn", args, dist, q_network, optimizer, env, timer, loss_names=("q_mean",))
+    # After wrap_ddp (process 0's weights on every process) and Run (a resumed run's weights).
+    target_network = copy.deepcopy(q_network)
     buffer = ReplayBuffer(args.buffer_size, args.num_envs, env.obs.shape[1:], device)
 
     def policy(obs: torch.Tensor) -> torch.Tensor:
         return epsilon_greedy(q_network(obs), args.eval_epsilon)
 
     exploration_frames = max(args.exploration_fraction * args.total_frames, 1)
-    updates = 0
     while True:
         epsilon = args.end_epsilon + (args.start_epsilon - args.end_epsilon) * max(1 - env.frames / exploration_frames, 0)
         with torch.no_grad(), timer("inference"):
@@ -175,10 +175,9 @@ def main(argv: list[str] | None = None) -> dict:
                 loss.backward()
             with timer("optimizer"):
                 optimizer.step()
-            updates += 1
-            if updates % args.target_update_every == 0:
-                target_network.load_state_dict(q_network.state_dict())
             run.add_losses(loss, q_mean=q.detach().mean())
+            if run.updates % args.target_update_every == 0:
+                target_network.load_state_dict(q_network.state_dict())
 
         if run.end_iteration(policy):
             break

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> dict:
     agent = common.ActorCritic(env.num_actions).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
-    run = common.Run("ppo", args, dist, agent, env, timer,
+    run = common.Run("ppo", args, dist, agent, optimizer, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac"))
 
     steps, n = args.num_steps, args.num_envs
@@ -146,9 +146,10 @@ def main(argv: list[str] | None = None) -> dict:
     values = torch.zeros((steps, n), device=device)
     batch_size = steps * n
     minibatch_size = batch_size // args.num_minibatches
-    num_iterations = math.ceil(args.total_frames / (steps * env.frames_per_step))
+    frames_per_iteration = steps * env.frames_per_step
+    num_iterations = math.ceil(args.total_frames / frames_per_iteration)
 
-    for iteration in range(num_iterations):
+    for iteration in range(env.frames // frames_per_iteration, num_iterations):   # a resumed run goes on
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - iteration / num_iterations)
 

@@ -62,6 +62,51 @@ def test_target_score_stops_the_run_and_is_recorded(tmp_path):
     assert reached["frames"] == 128 and 0 < reached["train_seconds"] <= reached["wall_seconds"]
 
 
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_a_run_stopped_goes_on_from_its_checkpoint(script, tmp_path):
+    # Stopped at 128 frames (its checkpoint written at the log line there), then resumed to 256.
+    # (DQN learns from 16 transitions here: its replay buffer starts empty in either part.)
+    argv = [*TINY, *SCRIPTS[script], *(["--learning-starts", "16"] if script == "dqn" else []),
+            "--logdir", str(tmp_path)]
+    first = load(script).main([*argv, "--total-frames", "128"])
+    assert first["updates"] > 0
+    checkpoint = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    assert checkpoint["frames"] == 128 and checkpoint["updates"] == first["updates"]
+    assert all(torch.equal(v, first["final_params"][k]) for k, v in checkpoint["model"].items())
+
+    module = load(script)
+    loaded = {}
+    original = module.common.Run._resume
+    def resume(run):   # the weights the resumed run starts from
+        original(run)
+        loaded.update({k: v.clone() for k, v in run.model.state_dict().items()})
+    module.common.Run._resume = resume
+    second = module.main([*argv, "--total-frames", "256", "--resume"])
+
+    assert all(torch.equal(v, first["final_params"][k]) for k, v in loaded.items()) and loaded
+    assert second["frames"] == 256 and second["updates"] > first["updates"]
+    assert second["losses"][:len(first["losses"])] == first["losses"]
+    assert all(torch.equal(v, first["initial_params"][k]) for k, v in second["initial_params"].items())
+    assert second["wall_seconds"] > first["wall_seconds"] and second["params_changed"]
+    assert [s["frames"] for s in second["sessions"]] == [0, 128]
+    with open(tmp_path / "progress.csv", newline="") as f:
+        assert [int(r["frames"]) for r in csv.DictReader(f)] == [128, 256]
+
+
+def test_resume_refuses_another_run_s_arguments(tmp_path):
+    ppo = load("ppo")
+    ppo.main([*TINY, *SCRIPTS["ppo"], "--total-frames", "128", "--logdir", str(tmp_path)])
+    with pytest.raises(ValueError, match=r"--resume: num_envs is 8 here and was 4 in the run in .*; a resumed run "
+                                         r"can change only total_frames, target_score"):
+        ppo.main([*TINY, *SCRIPTS["ppo"], "--num-envs", "8", "--logdir", str(tmp_path), "--resume"])
+    with pytest.raises(ValueError, match="the run in .* is ppo's, not dqn's"):
+        load("dqn").main([*TINY, *SCRIPTS["dqn"], "--logdir", str(tmp_path), "--resume"])
+    with pytest.raises(FileNotFoundError, match="there is no checkpoint.pt in"):
+        ppo.main([*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path / "new"), "--resume"])
+    with pytest.raises(ValueError, match="--resume needs --logdir"):
+        ppo.main([*TINY, *SCRIPTS["ppo"], "--resume"])
+
+
 def test_arguments_from_the_command_line():
     ppo = load("ppo")
     args = ppo.common.parse_args(ppo.Args, ["--num-envs", "16", "--no-anneal-lr", "--target-score", "18.5"])
