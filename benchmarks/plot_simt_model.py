@@ -17,8 +17,13 @@ TODAY = "per-lane"          # the state kernels without the warp schedule
 BUILT = "min-pc+wait"       # cule_step_in_passes (kernels/atari/console.h, run_frame_in_passes)
 
 
+def built_rows(result: dict) -> list[dict]:
+    """The rows of the kernel as built (every row, in results from before rows named a kernel)."""
+    return [r for r in result["results"] if r.get("kernel", "built") == "built"]
+
+
 def plot(result: dict, path: Path) -> None:
-    rows = result["results"]
+    rows = built_rows(result)
     games = list(dict.fromkeys(r["game"] for r in rows))
     policies = list(dict.fromkeys(r["policy"] for r in rows))
     if not rows or len({r["age"] for r in rows}) < 2:
@@ -50,27 +55,38 @@ def plot(result: dict, path: Path) -> None:
 
 
 def sectors(row: dict, layout: str) -> float:
-    """32-byte sectors per warp-frame: the bus's accesses and the machine state's loads and stores."""
+    """32-byte sectors of global memory per warp-frame: the bus's accesses and the machine state's
+    own loads and stores."""
     return row[f"sectors_per_warp_frame_{layout}"] + row[f"state_sectors_per_warp_frame_{layout}"]
+
+
+def local(row: dict) -> str:
+    """Local memory's sectors per warp-frame (the GPU's Bus, spills), where the result counts them."""
+    return f"{row['local_sectors_per_warp_frame']:,.0f}" if "local_sectors_per_warp_frame" in row else "-"
 
 
 def table(result: dict, age: int) -> str:
     """A markdown table, a row per game at `age`: today's kernel (per-lane, array-of-structures
-    state) against the warp schedule as built (min-pc+wait, RAM in warp tiles) and with every
-    field of the state structure-of-arrays (not built), and the best policy the model tried."""
+    state; its own machine code where the result has it) against the warp schedule as built
+    (min-pc+wait, RAM in warp tiles, the Bus's fields in local memory) and with every field of the
+    state structure-of-arrays (not built), and the best policy the model tried."""
     rows = [r for r in result["results"] if r["age"] == age]
     games = list(dict.fromkeys(r["game"] for r in rows))
     if not games:
         ages = sorted({r["age"] for r in result["results"]})
         raise ValueError(f"no results at age {age}; the result has ages {ages}")
     out = ["| game | lanes per pass: today, built, best (policy) | passes per warp-frame: today, built (fewer) | "
-           "sectors per warp-frame: today, built (fewer), all SoA (fewer) | issued instructions: fewer | active threads: "
-           "today, built |", "|---|---|---|---|---|---|"]
+           "global memory sectors per warp-frame: today, built (fewer), all SoA (fewer) | local memory sectors per "
+           "warp-frame: today, built | issued instructions: fewer | active threads: today, built |",
+           "|---|---|---|---|---|---|---|"]
     for game in games:
-        by = {r["policy"]: r for r in rows if r["game"] == game}
-        if TODAY not in by or BUILT not in by:
+        by = {r["policy"]: r for r in rows if r["game"] == game and r.get("kernel", "built") == "built"}
+        # today's kernel: its own row where the result has one, else the built one's per-lane row
+        today = next((r for r in rows if r["game"] == game and r["policy"] == TODAY
+                      and r.get("kernel", "built") != "built"), by.get(TODAY))
+        if today is None or BUILT not in by:
             raise ValueError(f"{game} at age {age} lacks the {TODAY!r} or {BUILT!r} policy")
-        today, built = by[TODAY], by[BUILT]
+        built = by[BUILT]
         best = max(by.values(), key=lambda r: r["lanes_per_pass"])
         out.append(f"| {game} | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, "
                    f"{best['lanes_per_pass']:.1f} ({best['policy']}) | {today['passes_per_warp_frame']:,.0f}, "
@@ -78,7 +94,7 @@ def table(result: dict, age: int) -> str:
                    f"({today['passes_per_warp_frame'] / built['passes_per_warp_frame']:.1f}x) | "
                    f"{sectors(today, 'aos'):,.0f}, {sectors(built, 'tiles'):,.0f} "
                    f"({sectors(today, 'aos') / sectors(built, 'tiles'):.1f}x), {sectors(built, 'soa'):,.0f} "
-                   f"({sectors(today, 'aos') / sectors(built, 'soa'):.1f}x) | "
+                   f"({sectors(today, 'aos') / sectors(built, 'soa'):.1f}x) | {local(today)}, {local(built)} | "
                    f"{today['issued_per_warp_frame'] / built['issued_per_warp_frame']:.1f}x | "
                    f"{today['active_threads']:.1f}, {built['active_threads']:.1f} |")
     return "\n".join(out)

@@ -5,10 +5,13 @@ costs in instructions: the loop, the fetch and decode every lane runs, each addr
 case, the operand read and result write, each operation's case.
 
     python benchmarks/sass.py            # Pong's module, sm_90: the interpreter's parts per kernel
+    python benchmarks/sass.py --kernels /tmp/old/kernels --json costs.json   # another commit's, saved
 """
 from __future__ import annotations
 
+import datetime
 import glob
+import json
 import os
 import re
 import subprocess
@@ -102,6 +105,7 @@ class Interpreter:
     write_line: int                 # `if (access & WRITE) bus.poke(addr, v);`
     mode_cases: dict[int, str]      # line -> the mode case (or cases) it lies in
     op_cases: dict[int, str]
+    access_lines: frozenset         # the Bus's own loads and stores of ROM and RAM (console.h)
 
     @classmethod
     def from_sources(cls) -> "Interpreter":
@@ -131,8 +135,10 @@ class Interpreter:
         loop = frozenset([plain_loop, *range(passes, passes_end)])
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
+        access = frozenset(i + 1 for i, t in enumerate(console)
+                           if "v = window.bytes[key & window.mask];" in t or "ram[(addr & 0x7F) * ram_step]" in t)
         return cls(range(start, end), range(step, step_end), range(run, run_end), loop, range(polls, polls_end),
-                   mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write))
+                   mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write), access)
 
     def region(self, chain: list[tuple[str, int]]) -> str | None:
         """The interpreter's part an instruction belongs to, from its source chain: loop, polls, fetch,
@@ -169,13 +175,31 @@ _GLOBAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDG|STG|LD|ST|ATOMG|ATOM|RED)(?:\.|\s)
 _LOCAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDL|STL)(?:\.|\s)")
 
 
+_WIDE = re.compile(r"\.(64|128)\b")
+
+
 @dataclass
 class Cost:
     """Machine instructions of one part of the interpreter: all of them, and those that load or
-    store global memory (the machine state, the ROM) or local memory (spills, the GPU's Bus)."""
+    store global memory (the machine state, the ROM), of which those that are the Bus's own ROM
+    and RAM accesses (the code has one for each place a byte can be; an access runs one of them),
+    or local memory (spills, the GPU's Bus), and the 32-bit words those local ones move per lane
+    (a warp's local memory puts word k of its 32 lanes side by side: a request of n words by 8
+    or more lanes is up to 4n sectors)."""
     instructions: int = 0
     global_memory: int = 0
+    access_memory: int = 0
     local_memory: int = 0
+    local_words: int = 0
+
+
+def local_words(text: str) -> int:
+    """The 32-bit words an instruction loads or stores in local memory per lane (0: none)."""
+    if not _LOCAL.match(text):
+        return 0
+    opcode = text.split()[1] if text.startswith("@") else text.split()[0]
+    wide = _WIDE.search(opcode)
+    return int(wide.group(1)) // 32 if wide else 1
 
 
 def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> list[dict[str, Cost]]:
@@ -184,6 +208,7 @@ def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> 
     its redo), largest first. The chips' code inlined into a part (a TIA write's) is left out:
     it runs only when the access reaches a chip, which the trace tells."""
     copies: dict[tuple, dict[str, Cost]] = {}
+    access = {(CONSOLE_SOURCE.name, line) for line in interpreter.access_lines}
     for function in functions_:
         for ins in function.instructions:
             region = interpreter.region(ins.lines)
@@ -195,8 +220,12 @@ def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> 
             context = (function.name,) + (tuple(ins.lines[outer + 1:]) if outer is not None else ())
             cost = copies.setdefault(context, {}).setdefault(region, Cost())
             cost.instructions += 1
-            cost.global_memory += bool(_GLOBAL.match(ins.text))
-            cost.local_memory += bool(_LOCAL.match(ins.text))
+            is_global = bool(_GLOBAL.match(ins.text))
+            cost.global_memory += is_global
+            cost.access_memory += is_global and ins.lines[0] in access
+            words = local_words(ins.text)
+            cost.local_memory += words > 0
+            cost.local_words += words
     return sorted(copies.values(), key=lambda c: -sum(x.instructions for x in c.values()))
 
 
@@ -244,13 +273,60 @@ def counts_by_function(arch: str = "sm_90", defines: dict[str, object] | None = 
     return {name: len(f.instructions) for name, f in found.items()}
 
 
-if __name__ == "__main__":
+def save_costs(path: Path, games: list[str], kernels: tuple[str, ...], arch: str = "sm_90") -> dict:
+    """interpreter_costs of each game's module, written as JSON (load_costs reads it back): the
+    machine code of a kernel at one commit, kept to compare later kernels with."""
     from cule.games import get_game
 
+    costs = {game: interpreter_costs(arch, {"CULE_GAME": get_game(game).index}, kernels) for game in games}
+    # the last commit that changed the kernels (with the work tree's changes, if any, on top)
+    commit = subprocess.run(["git", "-C", str(nvrtc.KERNELS), "log", "-1", "--format=%h", "--", "."],
+                            capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "-C", str(nvrtc.KERNELS), "status", "--porcelain", "--", "."],
+                             capture_output=True, text=True).stdout.strip()
+    record = dict(arch=arch, commit=commit + (" and changes" if changed else ""),
+                  date=datetime.date.today().isoformat(),
+                  costs={game: {kernel: {part: vars(c) for part, c in parts.items()} for kernel, parts in by_kernel.items()}
+                         for game, by_kernel in costs.items()})
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    return costs
+
+
+def load_costs(path: Path) -> dict[str, dict[str, dict[str, Cost]]]:
+    """save_costs's file: game -> kernel -> part -> Cost."""
+    record = json.loads(Path(path).read_text())
+    return {game: {kernel: {part: Cost(**c) for part, c in parts.items()} for kernel, parts in by_kernel.items()}
+            for game, by_kernel in record["costs"].items()}
+
+
+def use_kernels(directory: Path) -> None:
+    """Compile and read the kernel sources of `directory` (another commit's kernels/) instead."""
+    global CPU_SOURCE, CONSOLE_SOURCE
+    nvrtc.KERNELS = Path(directory).resolve()
+    CPU_SOURCE = nvrtc.KERNELS / "atari" / "cpu6502.h"
+    CONSOLE_SOURCE = nvrtc.KERNELS / "atari" / "console.h"
+
+
+if __name__ == "__main__":
+    import argparse
+
+    from cule.games import get_game
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kernels", type=Path, help="another kernels/ directory (e.g. a git worktree's at an older commit)")
+    parser.add_argument("--json", type=Path, help="write the costs of --games' modules there (save_costs)")
+    parser.add_argument("--games", nargs="+", default=["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"])
+    args = parser.parse_args()
+    if args.kernels:
+        use_kernels(args.kernels)
+    if args.json:
+        save_costs(args.json, args.games, ("cule_step", "cule_step_logged", "cule_step_in_passes"))
+        print(f"wrote {args.json}")
+        sys.exit(0)
     costs = interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index})
     for kernel, parts in costs.items():
         print(kernel)
         for name, cost in parts.items():
             if ":" not in name or name in ("mode:ABS/ABX/ABY", "op:LDA", "op:STA", "op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"):
                 print(f"  {name:40s} {cost.instructions:5d} instructions, {cost.global_memory:3d} global "
-                      f"and {cost.local_memory:3d} local memory")
+                      f"and {cost.local_memory:3d} local memory ({cost.local_words} words)")

@@ -32,8 +32,12 @@ sectors per warp memory request and per warp-frame:
               across lanes too (not built)
 
 ROM reads are shared by every env in both layouts. Sectors count the bus's accesses (opcode and
-operand fetches, RAM, chip registers); what a TIA access does inside the chip, the TIA log and
-the frame buffers are not counted.
+operand fetches, RAM, chip registers), the machine state's own global loads and stores, and the
+local memory the interpreter loads and stores (the GPU's Bus: word k of a warp's lanes side by
+side, a sector per group of 8 lanes), from the machine code of each part of the interpreter
+(benchmarks/sass.py); what a TIA access does inside the chip, the TIA log and the frame buffers
+are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
+also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python benchmarks/simt_model.py --games pong --envs 256 --ages 7 100
@@ -317,14 +321,18 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     ran = len(schedule.pass_of)
     op = lanes.opcode[:ran]
     cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
-    glob = lambda name: costs[name].global_memory if name in costs else 0  # noqa: E731
+    # the machine state's own global loads and stores: all but the Bus's ROM and RAM accesses
+    glob = lambda name: costs[name].global_memory - costs[name].access_memory if name in costs else 0  # noqa: E731
+    words = lambda name: costs[name].local_words if name in costs else 0  # noqa: E731
     mode_cases = len({p[0] for p in parts if p[0]})
     op_cases = len({p[1] for p in parts if p[1]})
     table = np.array([[cost(m) + dispatch_cost(mode_cases), cost(o) + dispatch_cost(op_cases),
-                       cost("read") * r, cost("write") * w, glob(m) + glob(o) + glob("read") * r + glob("write") * w]
+                       cost("read") * r, cost("write") * w, glob(m) + glob(o) + glob("read") * r + glob("write") * w,
+                       words(m), words(o), words("read") * r, words("write") * w]
                       for m, o, r, w in parts], dtype=np.float64)
     shared = cost("loop") + cost("fetch") + cost("execute")
     shared_global = glob("loop") + glob("fetch") + glob("execute")
+    shared_words = words("loop") + words("fetch") + words("execute")
     labels = {name: k for k, name in enumerate(sorted({p[0] for p in parts} | {p[1] for p in parts}))}
     mode_id = np.array([labels[p[0]] for p in parts], np.int64)[op]
     op_id = np.array([labels[p[1]] for p in parts], np.int64)[op]
@@ -337,16 +345,31 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         _, first, size = np.unique(key, return_index=True, return_counts=True)
         return float(weight[first].sum()), float((weight[first] * size).sum()), size
 
+    # Local memory (the GPU's Bus, spills) puts word k of a warp's 32 lanes side by side: a
+    # request of n words is n sectors for each group of 8 lanes (a 32-byte sector) it has lanes in.
+    lane_group = (np.repeat(np.arange(schedule.num_envs), lanes.count[:schedule.num_envs])[:ran] % WARP) // 8
+
+    def local_sectors(key_cols: list[np.ndarray], words_: np.ndarray) -> float:
+        """Sum over the distinct groups of their words x their lanes' groups of 8."""
+        key = key_cols[0].astype(np.int64)
+        for column in key_cols[1:]:
+            key = key << 12 | column.astype(np.int64)
+        _, first = np.unique(key << 2 | lane_group, return_index=True)
+        return float(words_[first].sum())
+
     per_lane = policy == "per-lane"
     slot, group = schedule.slot_of, schedule.pass_of
-    issued = lanes_run = 0.0
+    issued = lanes_run = local = 0.0
     # once a slot: the loop, fetch and rest of execute (a pass, for the choosing policies)
     i, l, slot_sizes = grouped([slot], np.full(ran, shared, np.float64))
     issued, lanes_run = issued + i, lanes_run + l
-    for key, weight in [((slot, mode_id), table[op, 0]), ((slot, op_id), table[op, 1]),
-                        ((slot, table[op, 2] > 0), table[op, 2]), ((slot, table[op, 3] > 0), table[op, 3])]:
+    local += local_sectors([slot], np.full(ran, shared_words, np.float64))
+    for key, weight, w in [((slot, mode_id), table[op, 0], table[op, 5]), ((slot, op_id), table[op, 1], table[op, 6]),
+                           ((slot, table[op, 2] > 0), table[op, 2], table[op, 7]),
+                           ((slot, table[op, 3] > 0), table[op, 3], table[op, 8])]:
         i, l, _ = grouped(list(key), weight)
         issued, lanes_run = issued + i, lanes_run + l
+        local += local_sectors(list(key), w)
     # TIA and RIOT accesses, out of line: a call per kind of access and group
     chip = np.zeros(ran, np.int64)
     for k in range(int(lanes.access_count[:ran].max(initial=0))):
@@ -362,12 +385,11 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
         issued += choosing_cost * schedule.scheduled
         lanes_run += choosing_cost * schedule.waiting
-    # The machine state's own global loads and stores (cycles, the data bus, flags; the fetch's
-    # ROM load and each bus access are the trace's): a request per memory instruction and group.
+    # The machine state's own global loads and stores (the bus's accesses are the trace's): a
+    # request per memory instruction and group.
     _, _, group_sizes = grouped([group], np.zeros(ran))
     order = np.unique(group, return_index=True)[1]
-    case_requests = np.maximum(table[op[order], 4] - (lanes.access_count[:ran][order] - 1), 0)
-    requests = [(max(shared_global - 1, 0), slot_sizes), (case_requests, group_sizes)]
+    requests = [(shared_global, slot_sizes), (table[op[order], 4], group_sizes)]
     state = {"aos": 0.0, "tiles": 0.0, "soa": 0.0}
     for per_group, sizes in requests:
         state["aos"] += float((per_group * sizes).sum())   # each lane its own struct
@@ -377,6 +399,7 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     state["tiles"] += TILE_COPY_SECTORS * frames
     return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
                 **{f"state_sectors_per_warp_frame_{k}": v / frames for k, v in state.items()},
+                local_sectors_per_warp_frame=local / frames,
                 chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]],
                                                         np.ones(int((chip > 0).sum())))[0]) / frames)
 
@@ -404,6 +427,10 @@ def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_
 
 
 ARCH = "sm_90"
+# Today's kernel, against which the built one is measured: the split step's state kernel as the
+# commit named in the file compiled it (benchmarks/sass.py --kernels <that commit's kernels/> --json),
+# before the Bus kept the machine state's per-instruction fields (console.h, HotFields).
+TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6.json"
 NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
 NCU_SECTORS = 1_422_669_965 / (4096 // WARP * 4)   # the same launch's sectors per warp-frame
 # The TIA's or RIOT's work for one access (tia_peek and tia_poke with the TIA brought up to the
@@ -515,6 +542,8 @@ def main(argv: list[str] | None = None) -> None:
     all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}, kernels)
                  for game in args.games}
     record["schedule_cost"] = {game: schedule_cost(costs) for game, costs in all_costs.items()}
+    today_costs = sass.load_costs(TODAY_COSTS)
+    record["today_kernel"] = json.loads(TODAY_COSTS.read_text())["commit"]
     record["interpreter_costs"] = {game: {kernel: {part: vars(c) for part, c in parts_.items()}
                                           for kernel, parts_ in costs.items()} for game, costs in all_costs.items()}
     for game in args.games:
@@ -530,9 +559,14 @@ def main(argv: list[str] | None = None) -> None:
                 r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST,
                                schedule_cost(costs)))
                 r.update(facts, seconds=round(time.time() - t, 1))
-                if policy == "per-lane":   # today's one-kernel step, as ncu measured it
-                    record["calibration"].append(dict(game=game, age=age, **calibrate(lanes, schedule, costs, parts)))
-                record["results"].append(r)
+                if policy == "per-lane":   # today's one-kernel step, as ncu measured it (its machine code)
+                    measured = today_costs.get(game, costs)
+                    record["calibration"].append(dict(game=game, age=age, **calibrate(lanes, schedule, measured, parts)))
+                if policy == "per-lane" and game in today_costs:   # today's kernel, its own machine code
+                    today = dict(r, **issue(lanes, schedule, policy, today_costs[game]["cule_step_logged"], parts,
+                                            CHIP_COST, 0.0), kernel=record["today_kernel"])
+                    record["results"].append(today)
+                record["results"].append(dict(r, kernel="built"))
                 print(f"{game:15s} age {age:5d} {policy:16s} lanes/pass {r['lanes_per_pass']:5.1f}  "
                       f"active {r['active_threads']:5.1f}  issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
                       f"passes/warp-frame {r['passes_per_warp_frame']:8.0f}  sectors/request aos "

@@ -69,25 +69,33 @@ def test_plot_fps_names_an_unknown_engine_or_load(tmp_path):
 
 def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
     """benchmarks/plot_simt_model.py on the runs docs/status.md's table (the built layout's sectors,
-    age 3,000) and docs/simt-lanes.png (every age) come from."""
+    age 3,000; global and local memory) and docs/simt-lanes.png (every age) come from."""
     import json
     import subprocess
 
     from PIL import Image
     plot = [sys.executable, str(RESULTS.parent / "plot_simt_model.py")]
-    result = RESULTS / "simt_model-2026-11-25-3.json"
+    result = RESULTS / "simt_model-2026-11-26-2.json"
     run = subprocess.run([*plot, str(result), "--table", "--age", "3000"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("| game | lanes per pass: today, built, best (policy) |")
-    rows = {r["policy"]: r for r in json.loads(result.read_text())["results"]
-            if r["game"] == "pong" and r["age"] == 3000}
-    today, built = rows["per-lane"], rows["min-pc+wait"]
+    record = json.loads(result.read_text())
+    rows = {(r["policy"], r["kernel"]): r for r in record["results"] if r["game"] == "pong" and r["age"] == 3000}
+    # today: the per-lane policy on today's kernel, its machine code from the commit the result names
+    today, built = rows["per-lane", record["today_kernel"]], rows["min-pc+wait", "built"]
+    assert today["state_sectors_per_warp_frame_aos"] != rows["per-lane", "built"]["state_sectors_per_warp_frame_aos"]
     pong = next(line for line in lines if line.startswith("| pong |"))
     assert pong.startswith(f"| pong | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, ")
     assert f"({today['passes_per_warp_frame'] / built['passes_per_warp_frame']:.1f}x)" in pong
+    today_sectors = today["sectors_per_warp_frame_aos"] + today["state_sectors_per_warp_frame_aos"]
     built_sectors = built["sectors_per_warp_frame_tiles"] + built["state_sectors_per_warp_frame_tiles"]
-    assert f"{built_sectors:,.0f} (" in pong
+    assert f"| {today_sectors:,.0f}, {built_sectors:,.0f} (" in pong
+    assert (f"| {today['local_sectors_per_warp_frame']:,.0f}, {built['local_sectors_per_warp_frame']:,.0f} |"
+            in pong)
+    old_run = subprocess.run([*plot, str(RESULTS / "simt_model-2026-11-25-3.json"), "--table", "--age", "3000"],
+                             capture_output=True, text=True)   # a run from before results named kernels
+    assert old_run.returncode == 0 and "| pong | 2.3, 29.7, " in old_run.stdout, old_run.stderr
     run = subprocess.run([*plot, str(result), "--table", "--age", "5"], capture_output=True, text=True)
     assert run.returncode == 1 and "no results at age 5; the result has ages [3000]" in run.stderr
     png = tmp_path / "lanes.png"

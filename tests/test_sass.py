@@ -39,9 +39,30 @@ def test_the_state_kernels_interpreter_has_its_parts():
     parts = costs["cule_step_logged"]
     for name in ("loop", "fetch", "dispatch:mode", "dispatch:op", "read", "write"):
         assert parts[name].instructions > 0, name
-    assert parts["fetch"].global_memory > 0   # the opcode's byte, the clock, the data bus
+    assert parts["fetch"].global_memory > 0   # the opcode's byte
     labels = {p for entry in sass.opcode_parts() for p in entry[:2] if p}
     found = labels & set(parts)
     # a case whose code folds into another's (NOP, JMP's c.pc = addr) has none of its own
     assert len(found) >= 0.9 * len(labels), sorted(labels - found)
     assert parts["op:ADC"].instructions > parts["op:CLC"].instructions
+
+
+def test_the_gpu_bus_keeps_the_per_instruction_fields_out_of_global_memory():
+    """The state kernels' Bus holds the cycle counter, the data bus and the frame's end while it
+    runs (console.h, HotFields): an instruction's fetch loads only its opcode from global memory
+    (the window's ROM byte, or RAM where code runs from RAM), a branch none, a RAM read only its
+    byte (RAM, or the ROM of the cartridge's window)."""
+    costs = sass.interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index},
+                                   kernels=("cule_step_logged", "cule_step_in_passes"))
+    for kernel, parts in costs.items():
+        assert parts["fetch"].global_memory <= 2, kernel
+        assert parts["op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"].global_memory == 0, kernel
+        assert parts["read"].global_memory <= 2, kernel
+        assert parts["fetch"].local_words >= parts["fetch"].local_memory > 0, kernel   # the Bus, in local memory
+
+
+def test_local_memory_words_count_wide_loads():
+    assert sass.local_words("LDL.64 R4, [R1+0x8]") == 2
+    assert sass.local_words("@P0 STL [R1+0x10], R4") == 1
+    assert sass.local_words("@!P1 STL.128 [R1], R4") == 4
+    assert sass.local_words("LD.E.64 R4, desc[UR6][R2.64]") == 0   # global

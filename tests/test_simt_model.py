@@ -194,3 +194,22 @@ def test_layouts_give_a_warp_reading_one_address_its_sectors():
     assert [sectors(layout) for layout in sm.LAYOUTS] == [32, 1, 1]
     lanes.access_addr[:] = 0x02   # WSYNC, a TIA register
     assert [sectors(layout) for layout in sm.LAYOUTS] == [32, 32, 1]
+
+
+def test_local_memory_takes_a_sector_per_group_of_8_lanes_a_pass_has():
+    """Local memory (the GPU's Bus) puts a word of a warp's 32 lanes side by side: a request by
+    all 32 is 4 sectors a word; lanes 0, 8, 16 and 24 alone, 4 sectors too, and the 28 others
+    then 4 more; lanes 0-7 alone, 1 sector."""
+    import sass   # benchmarks/sass.py
+
+    costs = {"fetch": sass.Cost(instructions=10, local_memory=2, local_words=3)}
+    parts = [("", "", False, False)] * 256
+
+    def local(keys):   # one NOP per lane at its code key: min-pc runs a pass per key
+        lanes = lanes_from([[(k, 0xEA, 0)] for k in keys])
+        result, schedule = sm.replay(lanes, "min-pc")
+        return sm.issue(lanes, schedule, "min-pc", costs, parts)["local_sectors_per_warp_frame"]
+
+    assert local([0] * 32) == 4 * 3
+    assert local([0 if lane % 8 == 0 else 1 for lane in range(32)]) == 8 * 3
+    assert local([0 if lane < 8 else 1 for lane in range(32)]) == (1 + 3) * 3

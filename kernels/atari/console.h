@@ -27,29 +27,42 @@ struct Console {
     u8 padding1[5];
 };
 
+// The fields of the console that every instruction touches: the cycle counter, the data bus
+// and its last access, the frame's end. The Bus's work out of line below takes them as `hot`:
+// the Bus's own copy on the GPU, the console itself on the host (see Bus).
+struct HotFields {
+    u32 cycles;
+    u8 data_bus;
+    u8 last_access_was_read;
+    u8 frame_done;
+};
+
 // The Bus's work out of line (see Bus).
 
 // The cartridge's window of plain reads after an access to `addr` (cart_window).
 CULE_HOST_NOINLINE CartWindow bus_window(const Console& c, const u8* rom, u16 addr) { return cart_window(c.cart, rom, addr); }
 
-CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr) { return cart_peek(c.cart, rom, addr, c.cycles); }
+template <class Hot>
+CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, const Hot& hot) {
+    return cart_peek(c.cart, rom, addr, hot.cycles);
+}
 
-template <bool DRAW>
-CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr) {
-    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, c.cycles);
-    if (log) tia_log_event(*log, c.cycles, true, addr, 0);
-    return tia_peek<DRAW>(c.tia, frame, c.inputs, addr, c.cycles, c.data_bus);
+template <bool DRAW, class Hot>
+CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, const Hot& hot) {
+    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
+    if (log) tia_log_event(*log, hot.cycles, true, addr, 0);
+    return tia_peek<DRAW>(c.tia, frame, c.inputs, addr, hot.cycles, hot.data_bus);
 }
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
-template <bool DRAW>
-CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 addr, u8 v) {
+template <bool DRAW, class Hot>
+CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 addr, u8 v, Hot& hot) {
     if (addr & 0x80) {
-        riot_poke(c.riot, addr, v, c.cycles);
+        riot_poke(c.riot, addr, v, hot.cycles);
     } else {
-        if (log) tia_log_event(*log, c.cycles, false, addr, v);
-        if (tia_poke<DRAW>(c.tia, frame, addr, v, c.cycles, c.last_access_was_read)) {
-            c.frame_done = 1;
+        if (log) tia_log_event(*log, hot.cycles, false, addr, v);
+        if (tia_poke<DRAW>(c.tia, frame, addr, v, hot.cycles, hot.last_access_was_read)) {
+            hot.frame_done = 1;
             c.tia.partial_frame = 0;
         }
     }
@@ -60,7 +73,9 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
 // BPL`), and nothing else happens until it ends: run at once its iterations whose reads change
 // nothing (riot_quiet_timer_read), at most `budget` instructions. `branch`: the branch's index
 // (execute). The loop must lie in the cartridge's window of plain reads.
-CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, Cpu6502 cpu, u32 branch, u32 budget) {
+template <class Hot>
+CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, Cpu6502 cpu, u32 branch, u32 budget,
+                                          Hot& hot) {
     TimerWait w = {cpu, 0};
     const u16 pc = cpu.pc;
     const u32 key = pc & window.lines;
@@ -73,7 +88,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
     const u32 length = (((pc + 5) ^ pc) & 0xFF00) ? 8 : 7;
     u32 n = 0;
     while (n < budget / 2) {
-        const u32 read = c.cycles + 4 + n * length;   // the cycle iteration n reads at
+        const u32 read = hot.cycles + 4 + n * length;   // the cycle iteration n reads at
         const i32 v = riot_quiet_timer_read(c.riot, addr, read);
         if (v < 0) break;
         Cpu6502 after = w.cpu;
@@ -84,7 +99,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
         const u32 same = (riot_next_interval(c.riot, read) - read + length - 1) / length;
         n = n + same < budget / 2 ? n + same : budget / 2;
     }
-    c.cycles += n * length;
+    hot.cycles += n * length;
     w.instructions = 2 * n;
     if (n) CULE_TRACE_EVENT(WAIT, 0, pc, 2 * n);
     return w;
@@ -126,6 +141,14 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
 // address to escape into a call, each byte the bus writes (the data bus, RAM, a TIA register)
 // could alias the window, and every read would load it again from memory: v5 Pong ran 10%
 // slower so. The GPU keeps the Bus in local memory (see peek_cart).
+//
+// The console's HotFields: on the GPU the Bus's own copy while it runs, the console's again after
+// write_back(). The Bus's local memory holds a field of a warp's 32 lanes side by side (one to
+// four 32-byte sectors for a warp's access) where each lane's console in global memory gives
+// each lane a sector of its own (benchmarks/simt_model.py). On the host they stay the console's:
+// a copy in the Bus, passed by value to the work out of line, cost v5 Pong 3.2% more instructions
+// a frame (callgrind: the counter kept in a register for the calls, added to and stored back at
+// every instruction where a field of the console takes one add).
 template <bool DRAW>
 struct Bus {
     Console& c;
@@ -135,6 +158,19 @@ struct Bus {
     CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
     u8* ram = c.riot.ram;
     u32 ram_step = 1;
+#ifdef __CUDA_ARCH__
+    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done};
+
+    CULE_INLINE void write_back() {
+        c.cycles = hot.cycles;
+        c.data_bus = hot.data_bus;
+        c.last_access_was_read = hot.last_access_was_read;
+        c.frame_done = hot.frame_done;
+    }
+#else
+    Console& hot = c;
+    CULE_INLINE void write_back() {}
+#endif
 
     CULE_INLINE u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
     CULE_INLINE void open_window(u16 addr) { window = bus_window(c, rom, addr); }
@@ -154,8 +190,8 @@ struct Bus {
         } else {
             v = peek_chip(addr);
         }
-        c.data_bus = v;
-        c.last_access_was_read = 1;
+        hot.data_bus = v;
+        hot.last_access_was_read = 1;
         CULE_TRACE_EVENT(READ, v, addr, read_key(addr));
         return v;
     }
@@ -167,14 +203,14 @@ struct Bus {
         } else if ((addr & 0x280) == 0x80) {
             ram[(addr & 0x7F) * ram_step] = v;
         } else {
-            bus_poke_chip<DRAW>(c, frame(), log, addr, v);
+            bus_poke_chip<DRAW>(c, frame(), log, addr, v, hot);
         }
-        c.data_bus = v;
-        c.last_access_was_read = 0;
-        CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : c.cycles);
+        hot.data_bus = v;
+        hot.last_access_was_read = 0;
+        CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : hot.cycles);
     }
 
-    CULE_INLINE void add_cycles(u32 n) { c.cycles += n; }
+    CULE_INLINE void add_cycles(u32 n) { hot.cycles += n; }
 
     // Where the code at `pc` lies, banks told apart: its offset in the ROM where the cartridge's
     // window holds it, else the bank and PC above 2^31 (the warp schedule's order, and traces).
@@ -186,19 +222,20 @@ struct Bus {
     // What a read of `addr` touched, for traces (kernels/testing/trace.h).
     u32 read_key(u16 addr) const {
         if (addr & 0x1000) return code_key(addr) + 1;
-        return (addr & 0x280) == 0x80 ? 0 : c.cycles;
+        return (addr & 0x280) == 0x80 ? 0 : hot.cycles;
     }
 
     // Out of line on the GPU, where the Bus then stays in local memory and the kernels need
-    // fewer registers (the split step's state kernel 84 on sm_90, against 118 inline).
+    // fewer registers (the split step's state kernel took 84 on sm_90, against 118 inline, before
+    // the Bus kept HotFields).
     CULE_GPU_NOINLINE u8 peek_cart(u16 addr) {
-        const u8 v = bus_peek_cart(c, rom, addr);
+        const u8 v = bus_peek_cart(c, rom, addr, hot);
         open_window(addr);
         return v;
     }
-    CULE_GPU_NOINLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr); }
+    CULE_GPU_NOINLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot); }
     CULE_GPU_NOINLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
-        return bus_wait_on_timer(c, window, cpu, branch, budget);
+        return bus_wait_on_timer(c, window, cpu, branch, budget, hot);
     }
 };
 
@@ -223,6 +260,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     Bus<true> bus = {c, screen, rom, nullptr};
     bus.open_window(bus.c.cpu.pc);
     cpu_reset(c.cpu, bus);
+    bus.write_back();
 }
 
 #ifdef __CUDA_ARCH__
@@ -256,11 +294,11 @@ CULE_HD bool polls_timer(const CartWindow& window, u32 pc) {
 // 18, Seaquest 17 against 4). The lanes stay in the loop until all are done: a lane done gives
 // no key (~0, above any other), and the loop ends when no lane gives one.
 template <class Bus>
-CULE_HD void run_frame_in_passes(Console& c, Cpu6502& cpu, Bus& bus) {
+CULE_HD void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
     constexpr u32 POLLING = 0x40000000;   // above every ROM offset, below the keys of code outside the ROM
     const u32 lanes = warp_lanes();
     for (u32 n = 0;;) {
-        const bool runs = n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;
+        const bool runs = n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;
         const u32 key = runs ? bus.code_key(cpu.pc) | (polls_timer(bus.window, cpu.pc) ? POLLING : 0) : ~0u;
         const u32 lowest = warp_min(lanes, key);
         if (lowest == ~0u) break;
@@ -274,15 +312,6 @@ CULE_HD void run_frame_in_passes(Console& c, Cpu6502& cpu, Bus& bus) {
 // in the warp's tile at `warp_ram` (this lane's byte 0, ram_to_warp_tile) for the frame.
 template <bool DRAW, bool IN_PASSES = false>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr, u8* warp_ram = nullptr) {
-    Bus<DRAW> bus = {c, screen, rom, log};
-#ifdef __CUDA_ARCH__
-    if (IN_PASSES) {
-        ram_to_warp_tile(c, warp_ram);
-        bus.ram = warp_ram;
-        bus.ram_step = WARP_LANES;
-    }
-#endif
-    bus.open_window(bus.c.cpu.pc);
     bool began = !c.tia.partial_frame;
     if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
@@ -291,17 +320,27 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     }
     c.tia.partial_frame = 1;
     c.frame_done = 0;
+    Bus<DRAW> bus = {c, screen, rom, log};   // the cycle counter from here on the Bus's, until write_back
+#ifdef __CUDA_ARCH__
+    if (IN_PASSES) {
+        ram_to_warp_tile(c, warp_ram);
+        bus.ram = warp_ram;
+        bus.ram_step = WARP_LANES;
+    }
+#endif
+    bus.open_window(bus.c.cpu.pc);
     if (log) tia_log_begin_frame(*log, c.tia);
     CULE_TRACE_EVENT(FRAME, 0, 0, DRAW || log);
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
 #ifdef __CUDA_ARCH__
-    if (IN_PASSES) run_frame_in_passes(c, cpu, bus);
+    if (IN_PASSES) run_frame_in_passes(cpu, bus);
     else
 #endif
-    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !c.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
+    bus.write_back();
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) ram_from_warp_tile(c, warp_ram);
 #endif

@@ -88,7 +88,7 @@ PYBIND11_MODULE(_probes, m) {
             for (auto [kind, addr, value, cycle] : accesses) {
                 if ((kind == 'r' || kind == 'w') && !(addr & 0x1000))
                     throw std::invalid_argument("address " + std::to_string(addr) + " is not the cartridge's: A12 is clear");
-                console.cycles = cycle;
+                bus.hot.cycles = cycle;
                 switch (kind) {
                     case 'r': reads.push_back(bus.peek(addr)); break;
                     case 'w': bus.poke(addr, value); break;
@@ -135,7 +135,7 @@ PYBIND11_MODULE(_probes, m) {
                     continue;
                 }
                 if ((addr & 0x1080) != 0x0080) throw std::invalid_argument("not a RIOT address");
-                c.cycles = cycle;
+                bus.hot.cycles = cycle;
                 if (kind == 'r') reads.push_back(bus.peek(addr));
                 else if (kind == 'w') bus.poke(addr, value);
                 else throw std::invalid_argument("an access is 'r', 'w' or 'c'");
@@ -162,6 +162,7 @@ PYBIND11_MODULE(_probes, m) {
             bus.open_window(c.cpu.pc);
             u32 n = 0, steps = 0;
             for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_run(c.cpu, bus, at_once ? instructions - n : 1);
+            bus.write_back();
             py::dict out;
             const Cpu6502& r = c.cpu;
             out["pc"] = r.pc; out["a"] = r.a; out["x"] = r.x; out["y"] = r.y; out["sp"] = r.sp; out["p"] = r.p;
