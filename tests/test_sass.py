@@ -49,15 +49,15 @@ def test_the_state_kernels_interpreter_has_its_parts():
 
 def test_the_gpu_bus_keeps_the_per_instruction_fields_out_of_global_memory():
     """The state kernels' Bus holds the cycle counter, the data bus and the frame's end while it
-    runs (console.h, HotFields): an instruction's fetch loads only its opcode from global memory
-    (the window's ROM byte, or RAM where code runs from RAM), a branch none, a RAM read only its
-    byte (RAM, or the ROM of the cartridge's window)."""
+    runs (console.h, HotFields): an instruction's fetch and its operand's read touch global memory
+    only for the byte itself (the Bus's load from the window's ROM or from RAM, one of the two
+    run), a branch not at all."""
     costs = sass.interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index},
                                    kernels=("cule_step_logged", "cule_step_in_passes"))
     for kernel, parts in costs.items():
-        assert parts["fetch"].global_memory <= 2, kernel
+        for part in ("fetch", "read"):
+            assert parts[part].global_memory == parts[part].access_memory == 2, (kernel, part)
         assert parts["op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"].global_memory == 0, kernel
-        assert parts["read"].global_memory <= 2, kernel
         assert parts["fetch"].local_words >= parts["fetch"].local_memory > 0, kernel   # the Bus, in local memory
 
 
