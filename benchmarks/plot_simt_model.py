@@ -68,7 +68,7 @@ def local(row: dict) -> str:
 def table(result: dict, age: int) -> str:
     """A markdown table, a row per game at `age`: today's kernel (per-lane, array-of-structures
     state; its own machine code where the result has it) against the warp schedule as built
-    (min-pc+wait, RAM in warp tiles, the Bus's fields in local memory) and with every field of the
+    (min-pc+wait, RAM in warp tiles, the Bus in registers) and with every field of the
     state structure-of-arrays (not built), and the best policy the model tried."""
     rows = [r for r in result["results"] if r["age"] == age]
     games = list(dict.fromkeys(r["game"] for r in rows))

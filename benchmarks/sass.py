@@ -106,6 +106,7 @@ class Interpreter:
     mode_cases: dict[int, str]      # line -> the mode case (or cases) it lies in
     op_cases: dict[int, str]
     access_lines: frozenset         # the Bus's own loads and stores of ROM and RAM (console.h)
+    slow_lines: dict                # (file, line) -> "cart", "chip" or "wait": the Bus's slow paths
 
     @classmethod
     def from_sources(cls) -> "Interpreter":
@@ -137,13 +138,33 @@ class Interpreter:
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
         access = frozenset(i + 1 for i, t in enumerate(console)
                            if "v = window.bytes[key & window.mask];" in t or "ram[(addr & 0x7F) * ram_step]" in t)
+        # The Bus's slow paths: a cartridge access outside the window of plain reads (a bank
+        # switch), a chip's register, a timer wait after a branch back.
+        slow = {}
+        for i, t in enumerate(console):
+            if "v = peek_cart(addr);" in t or "cart_poke(c.cart, addr, v);" in t:
+                slow[(CONSOLE_SOURCE.name, i + 1)] = "cart"
+                if "cart_poke" in t and "open_window(addr);" in console[i + 1]:
+                    slow[(CONSOLE_SOURCE.name, i + 2)] = "cart"
+            elif "v = peek_chip(addr);" in t or "bus_poke_chip<DRAW>(" in t:
+                slow[(CONSOLE_SOURCE.name, i + 1)] = "chip"
+        wait = find("if (branched && budget > 2)", run)
+        for n in range(wait, run_end):
+            if lines[n].strip() == "}":
+                break
+            slow[(CPU_SOURCE.name, n + 1)] = "wait"
         return cls(range(start, end), range(step, step_end), range(run, run_end), loop, range(polls, polls_end),
-                   mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write), access)
+                   mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write), access, slow)
 
     def region(self, chain: list[tuple[str, int]]) -> str | None:
         """The interpreter's part an instruction belongs to, from its source chain: loop, polls, fetch,
         dispatch:mode, mode:<case>, read, dispatch:op, op:<case>, write or execute (the rest of
-        execute); None outside."""
+        execute), or slow:<kind>@<part> where it lies on one of the Bus's slow paths inlined into
+        that part (which run only when the access takes them: the trace tells); None outside."""
+        slow = next((self.slow_lines[f] for f in chain if f in self.slow_lines), None)
+        if slow:
+            part = self.region([f for f in chain if f not in self.slow_lines])
+            return f"slow:{slow}@{part}" if part else None
         cpu = CPU_SOURCE.name
         for file, line in reversed(chain):   # outermost first: the case the code was inlined into
             if file == cpu and line in self.execute:

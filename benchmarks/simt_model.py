@@ -13,6 +13,8 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
   min-pc      a pass runs the lanes at the warp's lowest code key (ROM offset of the PC)
   most        a pass runs the lanes at the code key most lanes share (the lowest of a tie)
   stack       as min-pc, lanes ordered by their JSR call sites first, outermost first, then the PC
+              (the sites of calls made earlier in the traced step, which a kernel cannot know)
+  fstack      as stack, with the call sites a kernel knows: those of calls made since the frame began
   +wait       lanes at a timer-polling loop (found by a scan of the ROM) run only when no lane of
               the warp has other work
   +join       lanes whose next opcode is the chosen lanes' join their pass; +joinN only a pass of
@@ -35,7 +37,8 @@ ROM reads are shared by every env in both layouts. Sectors count the bus's acces
 operand fetches, RAM, chip registers), the machine state's own global loads and stores, and the
 local memory the interpreter loads and stores (the GPU's Bus: word k of a warp's lanes side by
 side, a sector per group of 8 lanes), from the machine code of each part of the interpreter
-(benchmarks/sass.py); what a TIA access does inside the chip, the TIA log and the frame buffers
+(benchmarks/sass.py; the Bus's slow paths, a chip's register or a bank switch, only when the
+trace takes them); what a TIA access does inside the chip, the TIA log and the frame buffers
 are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 
@@ -68,7 +71,8 @@ from benchmarks._results import new_result_path  # noqa: E402
 WARP = 32
 GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"]
 AGES = [7, 100, 500, 1000, 3000]
-POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join"]
+POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join", "fstack+wait",
+            "fstack+wait+join"]
 # Tried and worse (docs/status.md has their numbers); --policies runs them.
 TRIED = ["most", "most+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join+alone"]
 
@@ -111,6 +115,17 @@ class Lanes:
     count: np.ndarray        # per env: its instructions
     frames: np.ndarray       # per env: frames emulated
     skipped: np.ndarray      # per env: instructions of timer waits run at once
+    frame_stack_key: np.ndarray | None = None   # for `fstack`: frame_call_stack_keys
+
+    def __post_init__(self):
+        if self.frame_stack_key is None:
+            env = np.repeat(np.arange(len(self.base)), self.count)
+            first = np.ones(len(self.key), bool)
+            first[1:] = (self.frame[1:] != self.frame[:-1]) | (env[1:] != env[:-1])
+            # a kernel reads the opcode ahead through the cartridge's window: calls from code
+            # outside it are not followed
+            known = np.where(self.key & CODE_OUTSIDE, 0, self.opcode)
+            self.frame_stack_key = frame_call_stack_keys(self.key, known, first)
 
     @property
     def num_envs(self) -> int:
@@ -184,6 +199,35 @@ def call_stack_keys(key: np.ndarray, opcode: np.ndarray, base: np.ndarray, count
     return word | short << (np.uint64(48) - np.uint64(16) * np.minimum(depth, 3).astype(np.uint64))
 
 
+def frame_call_stack_keys(key: np.ndarray, opcode: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """call_stack_keys as a kernel can know them: from the start of each frame (`first` marks the
+    first instruction of each env's frames), at depth 0, a return at depth 0 staying there."""
+    n = len(key)
+    if not n:
+        return np.zeros(0, np.uint64)
+    segment = np.cumsum(first) - 1
+    delta = (opcode == JSR).astype(np.int64) - np.isin(opcode, (RTS, RTI))
+    total = np.cumsum(delta)
+    start = np.flatnonzero(first)
+    walk = total - (total - delta)[start][segment]   # the depth after each instruction, unclamped
+    # clamped at 0: the walk less its lowest point so far below 0 (a running minimum per segment)
+    big = np.int64(4 * n + 4)
+    lowest = np.minimum.accumulate(walk - segment * big) + segment * big
+    after = walk - np.minimum(lowest, 0)
+    depth = np.concatenate([[0], after[:-1]])
+    depth[start] = 0
+    short = (key & 0xFFFF).astype(np.uint64) + np.uint64(1)
+    index = np.arange(n)
+    word = np.zeros(n, np.uint64)
+    for d in range(3):
+        site = np.where((opcode == JSR) & (depth == d), index, -1)
+        site = np.maximum.accumulate(site)
+        site = np.concatenate([[-1], site[:-1]])
+        known = (depth > d) & (site >= start[segment])
+        word |= np.where(known, short[np.maximum(site, 0)], 0) << np.uint64(48 - 16 * d)
+    return word | short << (np.uint64(48) - np.uint64(16) * np.minimum(depth, 3).astype(np.uint64))
+
+
 def sector_ids(lanes: Lanes, g: np.ndarray, k: int, env: np.ndarray, layout: str, num_envs: int) -> np.ndarray:
     """The 32-byte sector of access k of instructions g (made by envs `env`) under a layout; a ROM
     read's sector is the same for every env."""
@@ -218,8 +262,11 @@ def replay(lanes: Lanes, policy: str) -> dict:
     ptr = np.zeros((warps, WARP), np.int64)
     wait = "wait" in policy
     join = "join" in policy
-    order = lanes.stack_key if policy.startswith("stack") else lanes.key.astype(np.uint64)
+    order = (lanes.stack_key if policy.startswith("stack") else lanes.frame_stack_key if policy.startswith("fstack")
+             else lanes.key.astype(np.uint64))
     opcode = lanes.opcode.astype(np.int64)
+    # the opcodes a kernel reads ahead, through the cartridge's window (code outside it never joins)
+    known_opcode = np.where(lanes.key & CODE_OUTSIDE, -1, opcode)
     warp_ids = np.arange(warps)[:, None]
     # Each instruction run: its pass (iteration, warp, and for per-lane its opcode), and the
     # iteration's request for the opcode fetch, which every lane of a slot shares.
@@ -248,7 +295,7 @@ def replay(lanes: Lanes, policy: str) -> dict:
             chosen = candidates & (k == k.min(axis=1, keepdims=True))
             if join:   # lanes about to run the same opcode elsewhere join the pass
                 leader = g[warp_ids[:, 0], np.argmax(chosen, axis=1)]
-                joins = active & (opcode[g] == opcode[leader][:, None])
+                joins = active & (known_opcode[g] == known_opcode[leader][:, None]) & (known_opcode[leader] >= 0)[:, None]
                 limit = policy.split("join")[1].split("+")[0]
                 if limit:   # +joinN: only into a pass of fewer than N lanes
                     joins &= chosen.sum(axis=1, keepdims=True) < int(limit)
@@ -302,6 +349,42 @@ def schedule_cost(costs: dict) -> int:
     return (costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
             + POLL_TEST_COST)
 
+# The Bus's slow paths (benchmarks/sass.py's parts slow:<path>): a cartridge access outside the
+# window of plain reads (the opcode's fetch, an operand's read, any write to the cartridge: a bank
+# switch), a chip register's read or write, a timer wait after a branch back 5 bytes.
+SLOW_PATHS = ("cart@fetch", "cart@read", "cart@write", "chip@read", "chip@write", "wait@loop")
+
+
+def slow_paths(lanes: Lanes, ran: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each time one of the first `ran` instructions takes a slow path of the Bus: the instruction
+    and the path (its index in SLOW_PATHS). An operand's read is charged as the read part's copy
+    of the path, whichever part of the instruction made it."""
+    found = []
+    for k in range(int(lanes.access_count[:ran].max(initial=0))):
+        g = np.flatnonzero(lanes.access_count[:ran] > k)
+        a = lanes.first_access[g] + k
+        addr = lanes.access_addr[a].astype(np.int64)
+        write = lanes.access_write[a]
+        cart = (addr & 0x1000) != 0
+        chip = ~cart & ((addr & 0x280) != 0x80)
+        if k == 0:
+            found.append((g[cart & (lanes.access_rom[a] == 0)], SLOW_PATHS.index("cart@fetch")))
+            continue
+        found.append((g[cart & write], SLOW_PATHS.index("cart@write")))
+        found.append((g[cart & ~write & (lanes.access_rom[a] == 0)], SLOW_PATHS.index("cart@read")))
+        found.append((g[chip & write], SLOW_PATHS.index("chip@write")))
+        found.append((g[chip & ~write], SLOW_PATHS.index("chip@read")))
+    # a branch taken back 5 bytes: the lane's next instruction is 3 bytes before it
+    g = np.arange(max(ran - 1, 0))
+    back = np.isin(lanes.opcode[g], BRANCHES) & (lanes.key[g + 1].astype(np.int64) == lanes.key[g].astype(np.int64) - 3)
+    last = np.zeros(ran, bool)
+    last[(lanes.base + lanes.count - 1)[lanes.base + lanes.count - 1 < ran]] = True
+    found.append((g[back & ~last[g]], SLOW_PATHS.index("wait@loop")))
+    index = np.concatenate([f[0] for f in found]) if found else np.zeros(0, np.int64)
+    path = np.concatenate([np.full(len(f[0]), f[1]) for f in found]) if found else np.zeros(0, np.int64)
+    return index.astype(np.int64), path.astype(np.int64)
+
+
 # A switch compiled as a tree of comparisons (the op switch's 80 cases) costs a pass a compare and
 # a branch a level, and the leaf's.
 def dispatch_cost(cases: int) -> int:
@@ -313,7 +396,8 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     """The machine instructions a warp issues and the lanes active in them, from the interpreter's
     costs per part (benchmarks/sass.py: the loop, fetch and rest of execute once a slot, a mode's
     and an operation's case and the dispatch to them once a pass, the operand read and result
-    write once a pass that makes them), `chip_cost` per TIA or RIOT access, grouped by kind and
+    write once a pass that makes them, each of the Bus's slow paths once a pass some lane takes
+    it: slow_paths), `chip_cost` per TIA or RIOT access, grouped by kind and
     pass, and for the policies that choose lanes `choosing_cost` a pass with the frame's lanes.
     Gives the issued instructions per warp-frame and the active threads per issued instruction
     (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the machine
@@ -349,12 +433,12 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     # request of n words is n sectors for each group of 8 lanes (a 32-byte sector) it has lanes in.
     lane_group = (np.repeat(np.arange(schedule.num_envs), lanes.count[:schedule.num_envs])[:ran] % WARP) // 8
 
-    def local_sectors(key_cols: list[np.ndarray], words_: np.ndarray) -> float:
+    def local_sectors(key_cols: list[np.ndarray], words_: np.ndarray, groups: np.ndarray = lane_group) -> float:
         """Sum over the distinct groups of their words x their lanes' groups of 8."""
         key = key_cols[0].astype(np.int64)
         for column in key_cols[1:]:
             key = key << 12 | column.astype(np.int64)
-        _, first = np.unique(key << 2 | lane_group, return_index=True)
+        _, first = np.unique(key << 2 | groups, return_index=True)
         return float(words_[first].sum())
 
     per_lane = policy == "per-lane"
@@ -385,11 +469,23 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
         issued += choosing_cost * schedule.scheduled
         lanes_run += choosing_cost * schedule.waiting
+    # The Bus's slow paths, once a pass for the lanes that take them.
+    slow_requests = []
+    taken, path = slow_paths(lanes, ran)
+    for p, name in enumerate(SLOW_PATHS):
+        c = costs.get("slow:" + name)
+        runs = taken[path == p]
+        if c is None or not len(runs):
+            continue
+        i, l, sizes = grouped([group[runs]], np.full(len(runs), float(c.instructions)))
+        issued, lanes_run = issued + i, lanes_run + l
+        local += local_sectors([group[runs]], np.full(len(runs), float(c.local_words)), lane_group[runs])
+        slow_requests.append((float(c.global_memory - c.access_memory), sizes))
     # The machine state's own global loads and stores (the bus's accesses are the trace's): a
     # request per memory instruction and group.
     _, _, group_sizes = grouped([group], np.zeros(ran))
     order = np.unique(group, return_index=True)[1]
-    requests = [(shared_global, slot_sizes), (table[op[order], 4], group_sizes)]
+    requests = [(shared_global, slot_sizes), (table[op[order], 4], group_sizes)] + slow_requests
     state = {"aos": 0.0, "tiles": 0.0, "soa": 0.0}
     for per_group, sizes in requests:
         state["aos"] += float((per_group * sizes).sum())   # each lane its own struct
@@ -429,8 +525,9 @@ def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_
 ARCH = "sm_90"
 # Today's kernel, against which the built one is measured: the split step's state kernel as the
 # commit named in the file compiled it (benchmarks/sass.py --kernels <that commit's kernels/> --json),
-# before the Bus kept the machine state's per-instruction fields (console.h, HotFields).
-TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6.json"
+# before the Bus kept the machine state's per-instruction fields (console.h, HotFields); the -2
+# file parts the Bus's slow paths out (sass.py's slow:<path>, interpreter_costs-33f16b6.json lumps them in).
+TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
 NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
 NCU_SECTORS = 1_422_669_965 / (4096 // WARP * 4)   # the same launch's sectors per warp-frame
 # The TIA's or RIOT's work for one access (tia_peek and tia_poke with the TIA brought up to the

@@ -75,7 +75,7 @@ def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
 
     from PIL import Image
     plot = [sys.executable, str(RESULTS.parent / "plot_simt_model.py")]
-    result = RESULTS / "simt_model-2026-11-26-2.json"
+    result = RESULTS / "simt_model-2026-11-26-5.json"
     run = subprocess.run([*plot, str(result), "--table", "--age", "3000"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()

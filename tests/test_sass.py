@@ -47,18 +47,32 @@ def test_the_state_kernels_interpreter_has_its_parts():
     assert parts["op:ADC"].instructions > parts["op:CLC"].instructions
 
 
-def test_the_gpu_bus_keeps_the_per_instruction_fields_out_of_global_memory():
+def test_the_gpu_bus_stays_in_registers():
     """The state kernels' Bus holds the cycle counter, the data bus and the frame's end while it
-    runs (console.h, HotFields): an instruction's fetch and its operand's read touch global memory
-    only for the byte itself (the Bus's load from the window's ROM or from RAM, one of the two
-    run), a branch not at all."""
+    runs (console.h, HotFields), and its work out of line takes what it needs by value, so that it
+    lives in registers: an instruction's fetch and its operand's read touch global memory only for
+    the byte itself (the Bus's load from the window's ROM or from RAM, one of the two run), a
+    branch not at all, and no part of the interpreter touches local memory."""
     costs = sass.interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index},
                                    kernels=("cule_step_logged", "cule_step_in_passes"))
     for kernel, parts in costs.items():
         for part in ("fetch", "read"):
             assert parts[part].global_memory == parts[part].access_memory == 2, (kernel, part)
         assert parts["op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"].global_memory == 0, kernel
-        assert parts["fetch"].local_words >= parts["fetch"].local_memory > 0, kernel   # the Bus, in local memory
+        local = {name: cost.local_memory for name, cost in parts.items() if cost.local_memory}
+        assert not local, (kernel, local)
+        # the slow paths are parts of their own: a chip's register, the cartridge outside the window
+        assert parts["slow:chip@write"].instructions > 0 and parts["slow:cart@fetch"].instructions > 0, kernel
+
+
+def test_the_bus_slow_paths_are_told_apart():
+    interpreter = sass.Interpreter.from_sources()
+    step_line = interpreter.cpu_step.start + 3   # the opcode fetch
+    chip = next(line for (file, line), kind in interpreter.slow_lines.items() if kind == "chip" and file == "console.h")
+    assert interpreter.region([("console.h", chip), ("cpu6502.h", step_line)]) == "slow:chip@fetch"
+    assert interpreter.region([("console.h", chip - 1), ("cpu6502.h", step_line)]) == "fetch"
+    wait = next(line for (file, line), kind in interpreter.slow_lines.items() if kind == "wait")
+    assert interpreter.region([("cpu6502.h", wait), ("console.h", min(interpreter.loop_lines))]) == "slow:wait@loop"
 
 
 def test_local_memory_words_count_wide_loads():

@@ -213,3 +213,48 @@ def test_local_memory_takes_a_sector_per_group_of_8_lanes_a_pass_has():
     assert local([0] * 32) == 4 * 3
     assert local([0 if lane % 8 == 0 else 1 for lane in range(32)]) == 8 * 3
     assert local([0 if lane < 8 else 1 for lane in range(32)]) == (1 + 3) * 3
+
+
+def test_slow_paths_run_once_a_pass_for_the_lanes_that_take_them():
+    """The Bus's slow paths (sass.py's slow:<path> parts) cost a pass their instructions once, with
+    the lanes that take them active, and nothing where no lane does: STA $02 (a TIA register) by
+    lanes 0-3 and STA $80 (RAM) by the others, one pass; a branch taken back 5 bytes (BNE to 3
+    bytes before it) takes the timer wait's path."""
+    import dataclasses
+
+    import sass   # benchmarks/sass.py
+
+    costs = {"slow:chip@write": sass.Cost(instructions=20, local_memory=1, local_words=2),
+             "slow:wait@loop": sass.Cost(instructions=7)}
+    parts = [("", "", False, False)] * 256
+
+    def stores(targets):   # one STA zp per lane: its fetch from the ROM and its write
+        lanes = lanes_from([[(0, 0x85, 0)] for _ in targets])
+        n = len(targets)
+        return dataclasses.replace(
+            lanes, first_access=2 * np.arange(n), access_count=np.full(n, 2),
+            access_addr=np.array([a for t in targets for a in (0x1000, t)], np.uint16),
+            access_write=np.array([False, True] * n), access_rom=np.array([1, 0] * n, np.uint32))
+
+    def run(lanes):
+        result, schedule = sm.replay(lanes, "min-pc")
+        return sm.issue(lanes, schedule, "min-pc", costs, parts)
+
+    some, none = run(stores([0x02] * 4 + [0x80] * 28)), run(stores([0x80] * 32))
+    assert some["issued_per_warp_frame"] - none["issued_per_warp_frame"] == 20
+    assert some["active_threads"] * some["issued_per_warp_frame"] - none["active_threads"] * none["issued_per_warp_frame"] == 20 * 4
+    assert some["local_sectors_per_warp_frame"] == 2 and none["local_sectors_per_warp_frame"] == 0
+    waits = run(lanes_from([[(10, 0xD0, 0), (7, 0xAD, 0)] for _ in range(32)]))
+    loops = run(lanes_from([[(10, 0xD0, 0), (12, 0xAD, 0)] for _ in range(32)]))
+    assert waits["issued_per_warp_frame"] - loops["issued_per_warp_frame"] == 7
+
+
+def test_frame_call_stack_keys_start_at_each_frame():
+    """The call sites a kernel knows: a JSR at 10 into 100 and its return in frame 0; frame 1 begins
+    inside a subroutine, whose return leaves the depth at 0."""
+    key = np.array([10, 100, 101, 13, 200, 14], np.uint32)
+    opcode = np.array([0x20, 0xEA, 0x60, 0xEA, 0x60, 0xEA], np.uint8)
+    first = np.array([1, 0, 0, 0, 1, 0], bool)
+    words = [int(w) for w in sm.frame_call_stack_keys(key, opcode, first)]
+    short = lambda k: (k + 1) << 48   # noqa: E731
+    assert words == [short(10), short(10) | (101 << 32), short(10) | (102 << 32), short(13), short(200), short(14)]

@@ -28,8 +28,9 @@ struct Console {
 };
 
 // The fields of the console that every instruction touches: the cycle counter, the data bus
-// and its last access, the frame's end. The Bus's work out of line below takes them as `hot`:
-// the Bus's own copy on the GPU, the console itself on the host (see Bus).
+// and its last access, the frame's end: the Bus's own copy on the GPU, the console itself on
+// the host (see Bus). The Bus's work below takes those it needs by value, or as `hot` where it
+// is inlined on the GPU (bus_poke_chip).
 struct HotFields {
     u32 cycles;
     u8 data_bus;
@@ -42,16 +43,15 @@ struct HotFields {
 // The cartridge's window of plain reads after an access to `addr` (cart_window).
 CULE_HOST_NOINLINE CartWindow bus_window(const Console& c, const u8* rom, u16 addr) { return cart_window(c.cart, rom, addr); }
 
-template <class Hot>
-CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, const Hot& hot) {
-    return cart_peek(c.cart, rom, addr, hot.cycles);
+CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) {
+    return cart_peek(c.cart, rom, addr, cycles);
 }
 
-template <bool DRAW, class Hot>
-CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, const Hot& hot) {
-    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
-    if (log) tia_log_event(*log, hot.cycles, true, addr, 0);
-    return tia_peek<DRAW>(c.tia, frame, c.inputs, addr, hot.cycles, hot.data_bus);
+template <bool DRAW>
+CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, u32 cycles, u8 data_bus) {
+    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, cycles);
+    if (log) tia_log_event(*log, cycles, true, addr, 0);
+    return tia_peek<DRAW>(c.tia, frame, c.inputs, addr, cycles, data_bus);
 }
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
@@ -61,10 +61,7 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
         riot_poke(c.riot, addr, v, hot.cycles);
     } else {
         if (log) tia_log_event(*log, hot.cycles, false, addr, v);
-        if (tia_poke<DRAW>(c.tia, frame, addr, v, hot.cycles, hot.last_access_was_read)) {
-            hot.frame_done = 1;
-            c.tia.partial_frame = 0;
-        }
+        if (tia_poke<DRAW>(c.tia, frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
     }
 }
 
@@ -73,10 +70,9 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
 // BPL`), and nothing else happens until it ends: run at once its iterations whose reads change
 // nothing (riot_quiet_timer_read), at most `budget` instructions. `branch`: the branch's index
 // (execute). The loop must lie in the cartridge's window of plain reads.
-template <class Hot>
 CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, Cpu6502 cpu, u32 branch, u32 budget,
-                                          Hot& hot) {
-    TimerWait w = {cpu, 0};
+                                          u32 cycles) {
+    TimerWait w = {cpu, 0, 0};
     const u16 pc = cpu.pc;
     const u32 key = pc & window.lines;
     if (!(pc & 0x1000) || key - window.first >= window.count || key + 4 - window.first >= window.count) return w;
@@ -88,7 +84,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
     const u32 length = (((pc + 5) ^ pc) & 0xFF00) ? 8 : 7;
     u32 n = 0;
     while (n < budget / 2) {
-        const u32 read = hot.cycles + 4 + n * length;   // the cycle iteration n reads at
+        const u32 read = cycles + 4 + n * length;   // the cycle iteration n reads at
         const i32 v = riot_quiet_timer_read(c.riot, addr, read);
         if (v < 0) break;
         Cpu6502 after = w.cpu;
@@ -99,7 +95,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
         const u32 same = (riot_next_interval(c.riot, read) - read + length - 1) / length;
         n = n + same < budget / 2 ? n + same : budget / 2;
     }
-    hot.cycles += n * length;
+    w.cycles = n * length;
     w.instructions = 2 * n;
     if (n) CULE_TRACE_EVENT(WAIT, 0, pc, 2 * n);
     return w;
@@ -136,19 +132,19 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
 // the module) changed NVRTC's inlining elsewhere, and the split step's state kernel took 122
 // registers on sm_90 instead of 84, its render kernel 76 instead of 68.
 //
-// On the host a Bus lives in registers for a whole frame: its member functions are inlined, and
-// the work done out of line (bus_* above) takes the console, never the Bus. Were the Bus's
-// address to escape into a call, each byte the bus writes (the data bus, RAM, a TIA register)
-// could alias the window, and every read would load it again from memory: v5 Pong ran 10%
-// slower so. The GPU keeps the Bus in local memory (see peek_cart).
+// A Bus lives in registers for a whole frame: its member functions are inlined, and the work done
+// out of line (bus_* above) takes the console and the fields it needs by value, never the Bus.
+// Were the Bus's address to escape into a call, on the host each byte the bus writes (the data
+// bus, RAM, a TIA register) could alias the window, and every read would load it again from
+// memory (v5 Pong ran 10% slower so); on the GPU the Bus would live in local memory, loaded and
+// stored at every access (an opcode's fetch, 9 words a lane).
 //
 // The console's HotFields: on the GPU the Bus's own copy while it runs, the console's again after
-// write_back(). The Bus's local memory holds a field of a warp's 32 lanes side by side (one to
-// four 32-byte sectors for a warp's access) where each lane's console in global memory gives
-// each lane a sector of its own (benchmarks/simt_model.py). On the host they stay the console's:
-// a copy in the Bus, passed by value to the work out of line, cost v5 Pong 3.2% more instructions
-// a frame (callgrind: the counter kept in a register for the calls, added to and stored back at
-// every instruction where a field of the console takes one add).
+// write_back(), where each lane's console in global memory gave each lane a sector of its own at
+// every instruction (benchmarks/simt_model.py). On the host they stay the console's: a copy in
+// the Bus, passed by value to the work out of line, cost v5 Pong 3.2% more instructions a frame
+// (callgrind: the counter kept in a register for the calls, added to and stored back at every
+// instruction where a field of the console takes one add).
 template <bool DRAW>
 struct Bus {
     Console& c;
@@ -196,7 +192,7 @@ struct Bus {
         return v;
     }
 
-    CULE_HOST_INLINE void poke(u16 addr, u8 v) {
+    CULE_BUS_INLINE void poke(u16 addr, u8 v) {
         if (addr & 0x1000) {
             cart_poke(c.cart, addr, v);
             open_window(addr);
@@ -225,17 +221,18 @@ struct Bus {
         return (addr & 0x280) == 0x80 ? 0 : hot.cycles;
     }
 
-    // Out of line on the GPU, where the Bus then stays in local memory and the kernels need
-    // fewer registers (the split step's state kernel took 84 on sm_90, against 118 inline, before
-    // the Bus kept HotFields).
-    CULE_GPU_NOINLINE u8 peek_cart(u16 addr) {
-        const u8 v = bus_peek_cart(c, rom, addr, hot);
+    // The work out of line takes the fields it needs by value, never the Bus, whose address
+    // would keep it in local memory on the GPU.
+    CULE_INLINE u8 peek_cart(u16 addr) {
+        const u8 v = bus_peek_cart(c, rom, addr, hot.cycles);
         open_window(addr);
         return v;
     }
-    CULE_GPU_NOINLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot); }
-    CULE_GPU_NOINLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
-        return bus_wait_on_timer(c, window, cpu, branch, budget, hot);
+    CULE_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot.cycles, hot.data_bus); }
+    CULE_INLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
+        const TimerWait w = bus_wait_on_timer(c, window, cpu, branch, budget, hot.cycles);
+        hot.cycles += w.cycles;
+        return w;
     }
 };
 
@@ -294,7 +291,7 @@ CULE_HD bool polls_timer(const CartWindow& window, u32 pc) {
 // 18, Seaquest 17 against 4). The lanes stay in the loop until all are done: a lane done gives
 // no key (~0, above any other), and the loop ends when no lane gives one.
 template <class Bus>
-CULE_HD void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
+CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
     constexpr u32 POLLING = 0x40000000;   // above every ROM offset, below the keys of code outside the ROM
     const u32 lanes = warp_lanes();
     for (u32 n = 0;;) {
@@ -341,6 +338,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
     bus.write_back();
+    if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) ram_from_warp_tile(c, warp_ram);
 #endif

@@ -241,6 +241,7 @@ enum : u32 { BRANCHED_BACK = 0x100 };
 struct TimerWait {
     Cpu6502 cpu;
     u32 instructions;
+    u32 cycles;   // what they took
 };
 
 // The instruction after its opcode fetch, for an addressing mode, an access and an operation.

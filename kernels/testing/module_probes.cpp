@@ -38,7 +38,7 @@ struct FlatBus {
         mem[addr] = v;
     }
     void add_cycles(u32 n) { cycles += n; }
-    TimerWait wait_on_timer(Cpu6502 c, u32, u32) { return {c, 0}; }   // one instruction at a time
+    TimerWait wait_on_timer(Cpu6502 c, u32, u32) { return {c, 0, 0}; }   // one instruction at a time
 };
 
 }  // namespace cule
