@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 TODAY = "per-lane"          # the state kernels without the warp schedule
-BUILT = "min-pc+wait"       # cule_step_in_passes (kernels/atari/console.h, run_frame_in_passes)
+BUILT = "fstack+wait+join"  # cule_step_in_passes (kernels/atari/console.h, run_frame_in_passes)
 
 
 def built_rows(result: dict) -> list[dict]:
@@ -22,7 +22,7 @@ def built_rows(result: dict) -> list[dict]:
     return [r for r in result["results"] if r.get("kernel", "built") == "built"]
 
 
-def plot(result: dict, path: Path) -> None:
+def plot(result: dict, path: Path, built_policy: str = BUILT) -> None:
     rows = built_rows(result)
     games = list(dict.fromkeys(r["game"] for r in rows))
     policies = list(dict.fromkeys(r["policy"] for r in rows))
@@ -37,7 +37,7 @@ def plot(result: dict, path: Path) -> None:
         for policy in policies:
             points = sorted((r["age"], r["lanes_per_pass"]) for r in rows
                             if r["game"] == game and r["policy"] == policy)
-            built = policy == BUILT
+            built = policy == built_policy
             axis.plot([a for a, _ in points], [v for _, v in points], marker="o", markersize=3,
                       linewidth=2.5 if built else 1.2, label=f"{policy} (built)" if built else policy)
         axis.set_xscale("log")
@@ -65,10 +65,10 @@ def local(row: dict) -> str:
     return f"{row['local_sectors_per_warp_frame']:,.0f}" if "local_sectors_per_warp_frame" in row else "-"
 
 
-def table(result: dict, age: int) -> str:
+def table(result: dict, age: int, built_policy: str = BUILT) -> str:
     """A markdown table, a row per game at `age`: today's kernel (per-lane, array-of-structures
     state; its own machine code where the result has it) against the warp schedule as built
-    (min-pc+wait, RAM in warp tiles, the Bus in registers) and with every field of the
+    (`built_policy`, RAM in warp tiles, the Bus in registers) and with every field of the
     state structure-of-arrays (not built), and the best policy the model tried."""
     rows = [r for r in result["results"] if r["age"] == age]
     games = list(dict.fromkeys(r["game"] for r in rows))
@@ -84,9 +84,9 @@ def table(result: dict, age: int) -> str:
         # today's kernel: its own row where the result has one, else the built one's per-lane row
         today = next((r for r in rows if r["game"] == game and r["policy"] == TODAY
                       and r.get("kernel", "built") != "built"), by.get(TODAY))
-        if today is None or BUILT not in by:
-            raise ValueError(f"{game} at age {age} lacks the {TODAY!r} or {BUILT!r} policy")
-        built = by[BUILT]
+        if today is None or built_policy not in by:
+            raise ValueError(f"{game} at age {age} lacks the {TODAY!r} or {built_policy!r} policy")
+        built = by[built_policy]
         best = max(by.values(), key=lambda r: r["lanes_per_pass"])
         out.append(f"| {game} | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, "
                    f"{best['lanes_per_pass']:.1f} ({best['policy']}) | {today['passes_per_warp_frame']:,.0f}, "
@@ -107,14 +107,16 @@ def main() -> None:
     parser.add_argument("--table", action="store_true",
                         help="print the markdown table of today's kernel and the built one")
     parser.add_argument("--age", type=int, default=3000, help="the env age of the table's rows")
+    parser.add_argument("--built", default=BUILT,
+                        help=f"the policy the built kernel runs (default {BUILT}; min-pc+wait before 2026-11-26-6)")
     args = parser.parse_args()
     if not args.out and not args.table:
         parser.error("give --out, --table or both")
     result = json.loads(args.result.read_text())
     if args.table:
-        print(table(result, args.age))
+        print(table(result, args.age, args.built))
     if args.out:
-        plot(result, args.out)
+        plot(result, args.out, args.built)
         print(f"wrote {args.out}")
 
 

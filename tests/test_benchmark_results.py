@@ -75,7 +75,7 @@ def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
 
     from PIL import Image
     plot = [sys.executable, str(RESULTS.parent / "plot_simt_model.py")]
-    result = RESULTS / "simt_model-2026-11-26-5.json"
+    result = RESULTS / "simt_model-2026-11-26-6.json"
     run = subprocess.run([*plot, str(result), "--table", "--age", "3000"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
@@ -83,7 +83,7 @@ def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
     record = json.loads(result.read_text())
     rows = {(r["policy"], r["kernel"]): r for r in record["results"] if r["game"] == "pong" and r["age"] == 3000}
     # today: the per-lane policy on today's kernel, its machine code from the commit the result names
-    today, built = rows["per-lane", record["today_kernel"]], rows["min-pc+wait", "built"]
+    today, built = rows["per-lane", record["today_kernel"]], rows["fstack+wait+join", "built"]
     assert today["state_sectors_per_warp_frame_aos"] != rows["per-lane", "built"]["state_sectors_per_warp_frame_aos"]
     pong = next(line for line in lines if line.startswith("| pong |"))
     assert pong.startswith(f"| pong | {today['lanes_per_pass']:.1f}, {built['lanes_per_pass']:.1f}, ")
@@ -93,7 +93,8 @@ def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
     assert f"| {today_sectors:,.0f}, {built_sectors:,.0f} (" in pong
     assert (f"| {today['local_sectors_per_warp_frame']:,.0f}, {built['local_sectors_per_warp_frame']:,.0f} |"
             in pong)
-    old_run = subprocess.run([*plot, str(RESULTS / "simt_model-2026-11-25-3.json"), "--table", "--age", "3000"],
+    old_run = subprocess.run([*plot, str(RESULTS / "simt_model-2026-11-25-3.json"), "--table", "--age", "3000",
+                              "--built", "min-pc+wait"],
                              capture_output=True, text=True)   # a run from before results named kernels
     assert old_run.returncode == 0 and "| pong | 2.3, 29.7, " in old_run.stdout, old_run.stderr
     run = subprocess.run([*plot, str(result), "--table", "--age", "5"], capture_output=True, text=True)

@@ -215,6 +215,12 @@ struct Bus {
         if ((pc & 0x1000) && key - window.first < window.count) return (u32)(window.bytes + (key & window.mask) - rom);
         return 0x80000000u | (u32)c.cart.bank[0] << 16 | pc;
     }
+    // The byte at `pc` where the cartridge's window holds it, else ~0: the warp schedule reads
+    // the next opcode ahead, which must not be an access.
+    u32 code_byte(u16 pc) const {
+        const u32 key = pc & window.lines;
+        return (pc & 0x1000) && key - window.first < window.count ? window.bytes[key & window.mask] : ~0u;
+    }
     // What a read of `addr` touched, for traces (kernels/testing/trace.h).
     u32 read_key(u16 addr) const {
         if (addr & 0x1000) return code_key(addr) + 1;
@@ -282,24 +288,63 @@ CULE_HD bool polls_timer(const CartWindow& window, u32 pc) {
            (addr & 0x04) && (code(start + 3) & 0x1F) == 0x10 && code(start + 4) == 0xFB;
 }
 
+// Where a lane is in its program, for the warp schedule's order: the code keys of the JSRs it has
+// made since the frame began and not returned from (outermost first, three at most), then its
+// own, 16 bits each (the key's low 16 bits + 1; 0 ends the sequence), left-aligned in 64 bits, so
+// that comparing two words compares the sequences and code a call leads to sorts after the call
+// (benchmarks/simt_model.py's fstack: frame_call_stack_keys). A return from a call made before
+// the frame keeps depth 0.
+struct CallSites {
+    u64 sites = 0;
+    u32 depth = 0;
+
+    CULE_INLINE u64 key(u32 code) const {
+        return sites | (u64)((code & 0xFFFF) + 1) << (48 - 16 * (depth < 3 ? depth : 3));
+    }
+    CULE_INLINE void enter(u32 code) {   // a JSR at `code`
+        if (depth < 3) sites |= (u64)((code & 0xFFFF) + 1) << (48 - 16 * depth);
+        ++depth;
+    }
+    CULE_INLINE void leave() {   // an RTS or RTI
+        if (depth == 0) return;
+        --depth;
+        if (depth < 3) sites &= ~((u64)0xFFFF << (48 - 16 * depth));
+    }
+};
+
 // A frame's instructions with the warp schedule: the lanes of a warp that run this loop run their
-// instructions in passes, each pass the lanes whose next instruction lies lowest in the ROM (its
-// code key: the same code shares a pass, banks told apart), lanes polling the timer after every
-// other (they wait while the others work); the rest wait for a later pass. Every lane runs its
-// own instructions in its own order, so only the sharing changes (benchmarks/simt_model.py's
-// min-pc+wait policy: envs 3,000 steps old, Breakout 28 lanes a pass where min-pc alone gives
-// 18, Seaquest 17 against 4). The lanes stay in the loop until all are done: a lane done gives
-// no key (~0, above any other), and the loop ends when no lane gives one.
+// instructions in passes. A pass takes the lanes first in program order (CallSites: the call
+// sites, then the code, banks told apart), lanes polling the timer after every other (they wait
+// while the others work), and every lane whose next opcode is theirs joins it (another copy of
+// the same code, say, which runs the same cases of the interpreter); the rest wait for a later
+// pass. Every lane runs its own instructions in its own order, so only the sharing changes
+// (benchmarks/simt_model.py's fstack+wait+join policy; envs 3,000 steps old, lanes a pass: Ms.
+// Pac-Man 16.3 where the lowest code first gives 9.8, the other four 12.3 to 30.2). The lanes stay
+// in the loop until all are done: a lane done gives no key (~0, above any other), and the loop
+// ends when no lane gives one. Four reductions a pass: the polling flag and the key's high 16
+// bits, its middle 32 bits, its low 16 bits, the chosen lanes' opcode.
 template <class Bus>
 CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
-    constexpr u32 POLLING = 0x40000000;   // above every ROM offset, below the keys of code outside the ROM
+    enum : u32 { NONE = ~0u, JSR = 0x20, RTS = 0x60, RTI = 0x40 };
     const u32 lanes = warp_lanes();
+    CallSites calls;
     for (u32 n = 0;;) {
         const bool runs = n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;
-        const u32 key = runs ? bus.code_key(cpu.pc) | (polls_timer(bus.window, cpu.pc) ? POLLING : 0) : ~0u;
-        const u32 lowest = warp_min(lanes, key);
-        if (lowest == ~0u) break;
-        if (key == lowest) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+        const u32 code = bus.code_key(cpu.pc);
+        const u64 key = calls.key(code);
+        const u32 head = runs ? (polls_timer(bus.window, cpu.pc) ? 1u << 16 : 0) | (u32)(key >> 48) : NONE;
+        const u32 first = warp_min(lanes, head);
+        if (first == NONE) break;
+        const u32 middle = warp_min(lanes, head == first ? (u32)(key >> 16) : NONE);
+        const u32 tail = head == first && (u32)(key >> 16) == middle ? (u32)key & 0xFFFF : NONE;
+        const bool chosen = tail == warp_min(lanes, tail);
+        const u32 opcode = runs ? bus.code_byte(cpu.pc) : NONE;
+        const u32 shared = warp_min(lanes, chosen ? opcode : NONE);
+        if (chosen || (opcode == shared && shared != NONE)) {
+            if (opcode == JSR) calls.enter(code);
+            n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+            if (opcode == RTS || opcode == RTI) calls.leave();
+        }
     }
 }
 #endif
