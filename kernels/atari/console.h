@@ -229,13 +229,13 @@ struct Bus {
 
     // The work out of line takes the fields it needs by value, never the Bus, whose address
     // would keep it in local memory on the GPU.
-    CULE_INLINE u8 peek_cart(u16 addr) {
+    CULE_BUS_INLINE u8 peek_cart(u16 addr) {
         const u8 v = bus_peek_cart(c, rom, addr, hot.cycles);
         open_window(addr);
         return v;
     }
-    CULE_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot.cycles, hot.data_bus); }
-    CULE_INLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
+    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot.cycles, hot.data_bus); }
+    CULE_BUS_INLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
         const TimerWait w = bus_wait_on_timer(c, window, cpu, branch, budget, hot.cycles);
         hot.cycles += w.cycles;
         return w;
