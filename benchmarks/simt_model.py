@@ -186,15 +186,21 @@ def call_stack_keys(key: np.ndarray, opcode: np.ndarray, base: np.ndarray, count
     after -= np.concatenate([[0], after])[base][env]   # from each env's start
     depth = after - delta
     depth -= np.minimum.reduceat(depth, base)[env] if n else 0
+    return call_site_words(key, opcode, depth, base[env])
+
+
+def call_site_words(key: np.ndarray, opcode: np.ndarray, depth: np.ndarray, begin: np.ndarray) -> np.ndarray:
+    """The 64-bit words of call_stack_keys from each instruction's call depth and the first
+    instruction of its stretch (`begin`: calls made before it have no known site)."""
     short = (key & 0xFFFF).astype(np.uint64) + np.uint64(1)   # 0 ends a sequence
-    index = np.arange(n)
-    word = np.zeros(n, np.uint64)
+    index = np.arange(len(key))
+    word = np.zeros(len(key), np.uint64)
     for d in range(3):
         # the call site of level d + 1: the last JSR made at depth d before the instruction
         site = np.where((opcode == JSR) & (depth == d), index, -1)
         site = np.maximum.accumulate(site)
         site = np.concatenate([[-1], site[:-1]])
-        known = (depth > d) & (site >= base[env])
+        known = (depth > d) & (site >= begin)
         word |= np.where(known, short[np.maximum(site, 0)], 0) << np.uint64(48 - 16 * d)
     return word | short << (np.uint64(48) - np.uint64(16) * np.minimum(depth, 3).astype(np.uint64))
 
@@ -216,16 +222,7 @@ def frame_call_stack_keys(key: np.ndarray, opcode: np.ndarray, first: np.ndarray
     after = walk - np.minimum(lowest, 0)
     depth = np.concatenate([[0], after[:-1]])
     depth[start] = 0
-    short = (key & 0xFFFF).astype(np.uint64) + np.uint64(1)
-    index = np.arange(n)
-    word = np.zeros(n, np.uint64)
-    for d in range(3):
-        site = np.where((opcode == JSR) & (depth == d), index, -1)
-        site = np.maximum.accumulate(site)
-        site = np.concatenate([[-1], site[:-1]])
-        known = (depth > d) & (site >= start[segment])
-        word |= np.where(known, short[np.maximum(site, 0)], 0) << np.uint64(48 - 16 * d)
-    return word | short << (np.uint64(48) - np.uint64(16) * np.minimum(depth, 3).astype(np.uint64))
+    return call_site_words(key, opcode, depth, start[segment])
 
 
 def sector_ids(lanes: Lanes, g: np.ndarray, k: int, env: np.ndarray, layout: str, num_envs: int) -> np.ndarray:
