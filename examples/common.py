@@ -562,10 +562,14 @@ class Run:
             with open(path, newline="") as f:
                 rows = [row for row in csv.reader(f)][1:]
             rows = [row for row in rows if int(row[0]) <= self.env.frames]
-        self._csv_file = open(path, "w", newline="")
+        # Written whole, then put in place: a run stopped before its first log line keeps its rows
+        # (a rewrite left in the write buffer would keep only those flushed when it filled).
+        with open(path.with_suffix(".tmp"), "w", newline="") as f:
+            csv.writer(f).writerows([["frames", "wall_seconds", "train_seconds", "updates", "train_return",
+                                      "eval_score", "fps", *self.loss_names], *rows])
+        os.replace(path.with_suffix(".tmp"), path)
+        self._csv_file = open(path, "a", newline="")
         self._csv = csv.writer(self._csv_file)
-        self._csv.writerows([["frames", "wall_seconds", "train_seconds", "updates", "train_return", "eval_score",
-                              "fps", *self.loss_names], *rows])
         try:
             from torch.utils.tensorboard import SummaryWriter
             self._tensorboard = SummaryWriter(str(self.logdir))

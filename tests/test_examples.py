@@ -93,6 +93,26 @@ def test_a_run_stopped_goes_on_from_its_checkpoint(script, tmp_path):
         assert [int(r["frames"]) for r in csv.DictReader(f)] == [128, 256]
 
 
+def test_a_resumed_run_stopped_before_its_first_log_line_keeps_its_rows(tmp_path, monkeypatch):
+    ppo = load("ppo")
+    argv = [*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path)]
+    ppo.main([*argv, "--total-frames", "128"])
+    path = tmp_path / "progress.csv"
+    header, row = path.read_text().splitlines()
+    path.write_text("\n".join([header, *[row] * 1000]) + "\n")   # far more than a write buffer holds
+
+    class Stopped(Exception):
+        pass
+    on_disk = []
+    def stop(run, policy):   # what a run killed at its first iteration leaves
+        on_disk.append(path.read_text())
+        raise Stopped
+    monkeypatch.setattr(ppo.common.Run, "end_iteration", stop)
+    with pytest.raises(Stopped):
+        ppo.main([*argv, "--total-frames", "256", "--resume"])
+    assert on_disk[0].splitlines() == [header, *[row] * 1000]
+
+
 def test_resume_refuses_another_run_s_arguments(tmp_path):
     ppo = load("ppo")
     ppo.main([*TINY, *SCRIPTS["ppo"], "--total-frames", "128", "--logdir", str(tmp_path)])
