@@ -36,8 +36,6 @@ test: install
 # Python's extension flags: signed overflow is undefined on the GPU too. Without use-after-scope
 # checks (the kernels keep no pointers to locals past their scope): they took cule._cpu's build
 # from about 2 to 4.5 minutes. CULE_QUICK_BUILD: no inlining forced for speed alone (types.h).
-# The warp schedule runs its own tests here (its lanes as fibers under AddressSanitizer), not
-# test_options's eight in-passes cases besides, which the plain run has.
 CXX ?= g++
 SANITIZE_LIBS := build/sanitize/_cpu.so build/sanitize/_cuda_host.so
 SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-address-use-after-scope \
@@ -52,7 +50,7 @@ test-sanitize: $(SANITIZE_LIBS)
 	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py tests/test_observe.py -m "sanitize or not slow" \
-		-k "not every_game and not (test_options and in-passes)"
+		-k "not every_game"
 
 # 20,000 frames x 3 seeds for every supported game against ale-py.
 test-long: install

@@ -240,8 +240,8 @@ def warp_schedule_run(game: str, device: str, num_envs: int, **options) -> Run:
     return Run(game, device, num_envs, cuda_step="in-passes", **options)
 
 
-# The host runs a warp's lanes as fibers that meet at every pass: about 10x slower than thread
-# by thread, so CI takes a game of four schemes and `make test-long` every game.
+# The host runs a warp's lanes as fibers that meet four times a pass: a test's run takes about 4x
+# its time thread by thread, so CI takes a game of four schemes and `make test-long` every game.
 WARP_SCHEDULE_GAMES = ["breakout", "pitfall2", "elevator_action", "robotank"]
 
 
