@@ -76,7 +76,7 @@ bench-gpu: install
 TRACE_LIB := build/trace/_cpu.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O2 -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE -DCULE_TIMER_WAIT \
+	$(CXX) -std=c++17 -O3 -fvisibility=hidden -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE -DCULE_TIMER_WAIT \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 # The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer, which

@@ -319,6 +319,7 @@ class VecEnv {
         if (!split_render_) throw std::logic_error("traces follow the split step: set split_render first");
         if (envs < 0 || envs > n_) throw std::invalid_argument("envs to trace: 0 to num_envs");
         traces_.assign(envs, {});
+        trace::tracing = envs > 0;
     }
     py::tuple take_trace() {
         std::vector<i64> counts(traces_.size());
@@ -331,6 +332,7 @@ class VecEnv {
             out += t.size() * sizeof(trace::Event);
         }
         traces_.clear();
+        trace::tracing = false;
         return py::make_tuple(events, py::array_t<i64>(counts.size(), counts.data()));
     }
 #endif
