@@ -37,7 +37,7 @@ PY
     bench)
       log bench
       timeout ${BENCH_TIMEOUT:-1200} python3 benchmarks/fps.py --games pong ${BENCH_ARGS:-} --out "$OUT" 2>&1 | tee "$OUT/bench.log" ;;
-    variants)   # the GPU's steps (split, warp schedule, one kernel) and compiler options, 16,384 envs
+    variants)   # the GPU's steps (split, the warp schedule in both passes, one kernel) and compiler options, 16,384 envs
       log variants
       for opts in "" "--maxrregcount=128" "--maxrregcount=96" "--maxrregcount=64"; do
         for step in split in-passes one-kernel; do
@@ -47,7 +47,7 @@ PY
         done
       done ;;
     ncu)     # each GPU step's kernels on young envs (step 7, as 2026-11-23) and on envs 1,000 steps old,
-             # beside the SIMT model's active threads for the same (benchmarks/simt_model.py)
+             # beside the SIMT models' figures for the same (benchmarks/simt_model.py, render_model.py)
       for step in split in-passes one-kernel; do
         per_step=2; [ $step = one-kernel ] && per_step=1   # the launches a step makes that the regex takes
         for age in 6 1000; do

@@ -156,8 +156,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          each env's RGB frame
       cuda_step          the CUDA backend's kernels for a step, all giving the same bytes:
                          "split" (a state kernel, then a render kernel; docs/architecture.md),
-                         "in-passes" (split, its state kernel with the warp schedule: a warp's
-                         lanes at the same code or opcode run together) or "one-kernel"
+                         "in-passes" (split, both kernels with the warp schedule: a warp's lanes
+                         at the same code or opcode run together, and draw the same part of
+                         their screens together) or "one-kernel"
 
     Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
     the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per

@@ -20,7 +20,7 @@ def test_split_keeps_drawing_out_of_the_state_kernel():
     r = nvrtc.kernel_resources("sm_90", {"CULE_GAME": 0})
     assert r["cule_step"]["registers"] > 0
     assert r["cule_step_logged"]["registers"] <= 160 < r["cule_step"]["registers"]
-    assert r["cule_render"]["registers"] <= 96
+    assert r["cule_render"]["registers"] <= 96 and r["cule_render_by_clock"]["registers"] <= 96
 
 
 def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
@@ -36,5 +36,5 @@ def test_only_the_one_kernel_step_spills_registers():
     spills = nvrtc.kernel_spills("sm_90", {"CULE_GAME": 0})
     assert set(KERNEL_NAMES) <= set(spills)
     assert spills["cule_step"]["spill_store_bytes"] > 0 and spills["cule_step"]["spill_load_bytes"] > 0
-    for name in ("cule_step_logged", "cule_step_in_passes", "cule_render"):
+    for name in ("cule_step_logged", "cule_step_in_passes", "cule_render", "cule_render_by_clock"):
         assert spills[name] == dict(spill_store_bytes=0, spill_load_bytes=0), name

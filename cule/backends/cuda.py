@@ -32,8 +32,8 @@ RENDER_BLOCK = 64      # threads per block of the render kernel (one per environ
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 WARP_LANES = _cpu.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
 WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
-KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_redo", "cule_reset",
-                "cule_observe", "cule_area_axes", "cule_layout")
+KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_render_by_clock",
+                "cule_redo", "cule_reset", "cule_observe", "cule_area_axes", "cule_layout")
 
 
 def _import_cupy():
@@ -176,9 +176,10 @@ class CudaBackend:
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
         self.split_render = True
-        # The state kernel's warp schedule (kernels/atari/console.h, run_frame_in_passes): a warp's
-        # lanes run their instructions in passes of the lanes at the same code, with the warp's RAM
-        # in a tile of its own for the frames (ram_to_warp_tile). The same results.
+        # The warp schedule (kernels/atari/console.h, run_frame_in_passes): a warp's lanes run their
+        # instructions in passes of the lanes at the same code, with the warp's RAM in a tile of its
+        # own for the frames (ram_to_warp_tile); the render kernel's lanes replay their logs' accesses
+        # in the order of their clocks (tia_log.h, tia_replay_frame_by_clock). The same results.
         self.warp_schedule = False
         warps = -(-n // WARP_LANES)
         self._warp_ram = torch.zeros(warps * WARP_RAM_BYTES, dtype=torch.uint8, device=self.device)
@@ -229,10 +230,12 @@ class CudaBackend:
                  np.int32(n))
         if self.warp_schedule:
             self._launch("cule_step_in_passes", n, STEP_BLOCK, *state, self._warp_ram, warps=True)
+            self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs,
+                         *self._frame_buffers(), skip, np.int32(n), warps=True)
         else:
             self._launch("cule_step_logged", n, STEP_BLOCK, *state)
-        self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
-                     np.int32(n))
+            self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
+                         np.int32(n))
         self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,
                      np.int32(n))
         return rewards, terminated, truncated

@@ -508,6 +508,8 @@ template <bool DRAW>
 CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
     i32 pos = t.frame_pos;
     t.frame_pos += n;
+    if (DRAW) CULE_TRACE_EVENT(SPAN, (t.vblank & 0x02) ? trace::SPAN_BLANK : (t.enabled & 0x3F) ? trace::SPAN_OBJECTS
+                                                                                 : trace::SPAN_BACKGROUND, n, pos);
     if (t.vblank & 0x02) {
         if (DRAW) fill(t, fb, pos, n, 0);
         return;
@@ -643,7 +645,10 @@ CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
         // HMOVE blanks the line's first 8 pixels; Stella clears from the span's start to clock
         // 76 even when the span ends in HBLANK, and later spans redraw what lies beyond.
         if (t.hmove_blank && from < HBLANK + 8) {
-            if (DRAW) fill(t, fb, line_pos, HBLANK + 8 - from, 0);
+            if (DRAW) {
+                CULE_TRACE_EVENT(SPAN, trace::SPAN_HMOVE_BLANK, HBLANK + 8 - from, line_pos);
+                fill(t, fb, line_pos, HBLANK + 8 - from, 0);
+            }
             if (n + from >= HBLANK + 8) t.hmove_blank = 0;
         }
         if (t.clocks_to_end_of_line == CLOCKS_PER_LINE) end_of_line(t);

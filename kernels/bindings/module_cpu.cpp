@@ -68,7 +68,9 @@ PYBIND11_MODULE(_cpu, m) {
 
     py::class_<VecEnv> vec_env(m, "VecEnv");
 #ifdef CULE_TRACE   // the SIMT model's build (benchmarks/simt_model.py)
-    vec_env.def("start_trace", &VecEnv::start_trace).def("take_trace", &VecEnv::take_trace);
+    vec_env.def("start_trace", &VecEnv::start_trace)
+        .def("take_trace", &VecEnv::take_trace)
+        .def("take_render_trace", &VecEnv::take_render_trace);
 #endif
     vec_env
         .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, i32>(), py::arg("spec"),

@@ -94,7 +94,7 @@ void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const p
 }  // namespace
 
 #define CULE_HOST_KERNELS(X) \
-    X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) \
+    X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_render_by_clock) X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) \
     X(cule_layout)
 
 PYBIND11_MODULE(_cuda_host, m) {

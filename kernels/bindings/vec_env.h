@@ -136,14 +136,18 @@ class VecEnv {
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
-#ifdef CULE_TRACE   // the state-update pass alone, as the GPU's state kernel runs it
-                trace::sink = (size_t)i < traces_.size() ? &traces_[i] : nullptr;
+#ifdef CULE_TRACE   // each pass apart, as the GPU's kernels run them: the state pass, the replay
+                bool traced = (size_t)i < traces_.size();
+                trace::sink = traced ? &traces_[i] : nullptr;
+#endif
                 s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
-                trace::sink = nullptr;
-#else
-                s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
+#ifdef CULE_TRACE   // (a step run again drawing is cule_redo's, not the replay's)
+                trace::sink = traced && !job.redo ? &render_traces_[i] : nullptr;
 #endif
                 render_step(job, screen(i), spec_.rom.data(), cfg_);
+#ifdef CULE_TRACE
+                trace::sink = nullptr;
+#endif
                 job.stats.count(job);
             } else {
                 bool behind = last_frame_only() && last_[i].buffer_behind;
@@ -312,29 +316,18 @@ class VecEnv {
 
     i32 num_envs() const { return n_; }
 #ifdef CULE_TRACE
-    // Traces of the split step's state pass (kernels/testing/trace.h): start_trace(k) records the
-    // first k envs' steps after it, take_trace() gives their events, (events, 8) bytes, and each
-    // env's count.
+    // Traces of the split step's passes (kernels/testing/trace.h): start_trace(k) records the
+    // first k envs' steps after it; take_trace() gives the state pass's events, (events, 8) bytes,
+    // and each env's count, take_render_trace() the same of the render pass's replay.
     void start_trace(i32 envs) {
         if (!split_render_) throw std::logic_error("traces follow the split step: set split_render first");
         if (envs < 0 || envs > n_) throw std::invalid_argument("envs to trace: 0 to num_envs");
         traces_.assign(envs, {});
+        render_traces_.assign(envs, {});
         trace::tracing = envs > 0;
     }
-    py::tuple take_trace() {
-        std::vector<i64> counts(traces_.size());
-        size_t total = 0;
-        for (size_t i = 0; i < traces_.size(); ++i) total += (counts[i] = (i64)traces_[i].size());
-        py::array_t<u8> events({(py::ssize_t)total, (py::ssize_t)sizeof(trace::Event)});
-        u8* out = events.mutable_data();
-        for (auto& t : traces_) {
-            std::memcpy(out, t.data(), t.size() * sizeof(trace::Event));
-            out += t.size() * sizeof(trace::Event);
-        }
-        traces_.clear();
-        trace::tracing = false;
-        return py::make_tuple(events, py::array_t<i64>(counts.size(), counts.data()));
-    }
+    py::tuple take_trace() { return take(traces_); }
+    py::tuple take_render_trace() { return take(render_traces_); }
 #endif
     bool split_render() const { return split_render_; }
     void set_split_render(bool on) { split_render_ = on; }
@@ -454,7 +447,22 @@ class VecEnv {
     // CUDA backend's way, here to check it against the direct one.
     bool split_render_ = false;
 #ifdef CULE_TRACE
-    std::vector<std::vector<trace::Event>> traces_;   // per env, while tracing
+    std::vector<std::vector<trace::Event>> traces_, render_traces_;   // per env, while tracing
+
+    static py::tuple take(std::vector<std::vector<trace::Event>>& traces) {
+        std::vector<i64> counts(traces.size());
+        size_t total = 0;
+        for (size_t i = 0; i < traces.size(); ++i) total += (counts[i] = (i64)traces[i].size());
+        py::array_t<u8> events({(py::ssize_t)total, (py::ssize_t)sizeof(trace::Event)});
+        u8* out = events.mutable_data();
+        for (auto& t : traces) {
+            std::memcpy(out, t.data(), t.size() * sizeof(trace::Event));
+            out += t.size() * sizeof(trace::Event);
+        }
+        traces.clear();
+        trace::tracing = false;
+        return py::make_tuple(events, py::array_t<i64>(counts.size(), counts.data()));
+    }
 #endif
     std::vector<LastStep> last_;   // one per env where steps draw only their last frame
     std::atomic<u64> redone_[2] = {{0}, {0}};

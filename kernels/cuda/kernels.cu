@@ -102,6 +102,17 @@ extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, i32 s
     tia_replay_frame(jobs[i].log, k, env_screens(screens, i, screen_height));
 }
 
+// The render pass's replay half with the warp schedule (cuda_step="in-passes"): the lanes of a
+// warp take their accesses in the order of their clocks (tia_log.h, tia_replay_frame_by_clock).
+extern "C" __global__ void cule_render_by_clock(const RenderJob* jobs, u8* screens, i32 screen_height,
+                                                const u8* skip, i32 num_envs) {
+    i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    i64 i = t / TIA_LOG_FRAMES;
+    u32 k = (u32)(t % TIA_LOG_FRAMES);
+    if (i >= num_envs || *skip || jobs[i].redo || k >= jobs[i].log.frames) return;
+    tia_replay_frame_by_clock(jobs[i].log, k, env_screens(screens, i, screen_height));
+}
+
 // The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
 // its own keeps the emulator's registers out of cule_render.
 extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* rom,

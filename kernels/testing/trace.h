@@ -1,7 +1,8 @@
 // Instruction traces for the SIMT model (benchmarks/simt_model.py): a host build with -DCULE_TRACE
 // records, per environment, every 6502 instruction (its PC and where in the ROM it lies), every
 // bus access it makes, the timer waits the bus runs at once, and where frames and steps begin and
-// end. Other builds compile the hooks (CULE_TRACE_* in types.h) to nothing. Host only.
+// end; and, apart, what the render pass's replay of the TIA's log does (benchmarks/render_model.py).
+// Other builds compile the hooks (CULE_TRACE_* in types.h) to nothing. Host only.
 #pragma once
 #include <vector>
 
@@ -14,7 +15,12 @@ enum Kind : unsigned char {
     WAIT,    // a timer-polling loop run at once: extra instructions skipped
     FRAME,   // value 0: a frame begins (extra: 1 if drawn or logged), 1: it ends (extra: 1 if whole)
     STEP,    // a vector-env step begins; value 1: it is a reset from the pool
+    // The render pass (kernels/atari/tia_log.h):
+    TIA,     // a logged access replayed: value 1 if a read; addr: the register; extra: the frame
+             // << 24 | the CPU cycle of the access in the frame
+    SPAN,    // pixels drawn: value the way (SPAN_*); addr: how many; extra: the first one's offset
 };
+enum SpanWay : unsigned char { SPAN_BLANK, SPAN_BACKGROUND, SPAN_OBJECTS, SPAN_HMOVE_BLANK };
 
 // 8 bytes an event, as numpy reads them (benchmarks/simt_model.py, TRACE_EVENT).
 struct Event {
