@@ -42,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import simt_model  # noqa: E402  (sets CULE_CPU_LIB to the trace build)
-from simt_model import GAMES, TRACE_EVENT, WARP, machine, v5_settings  # noqa: E402
+from simt_model import GAMES, TRACE_EVENT, WARP, machine  # noqa: E402
 
 from benchmarks._results import new_result_path  # noqa: E402
 
@@ -58,40 +58,21 @@ LOG_BYTES, STORE_BYTES, SECTOR = 4, 8, 32
 
 
 def render_traces(game: str, num_envs: int, age: int, seed: int, states: Path | None):
-    """One traced step of `num_envs` envs `age` steps after reset(seed) in random v5 play: the
-    render pass's events, and each env's count."""
-    import torch
+    """One traced step of `num_envs` envs `age` steps after reset(seed) in random v5 play
+    (simt_model.traced_vecs): the render pass's events, and each env's count."""
+    from cule import _cpu
 
-    import cule
-
-    env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
-    env.reset(seed=seed)
-    vec = env._backend._vec
-    if not hasattr(vec, "take_render_trace"):
+    if not hasattr(_cpu.VecEnv, "take_render_trace"):
         raise SystemExit("this build records no render traces: make build/trace/_cpu.so")
-    vec.split_render = True
-    actions = torch.Generator().manual_seed(seed)
-    random_actions = lambda: torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions)  # noqa: E731
-    kept = states / f"{game}-{num_envs}envs-seed{seed}-age{age}.npy" if states else None
-    if kept and kept.exists():
-        env.set_states(np.load(kept))
-    else:
-        for _ in range(age):
-            env.step(random_actions())
-        if kept:
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            np.save(kept, env.get_states().numpy())
-    vec.start_trace(num_envs)
-    env.step(random_actions())
-    vec.take_trace()
-    events, counts = vec.take_render_trace()
-    env.close()
+    for _, vec, _ in simt_model.traced_vecs(game, num_envs, num_envs, [age], seed, states):
+        vec.take_trace()
+        events, counts = vec.take_render_trace()
     return np.frombuffer(np.ascontiguousarray(events).tobytes(), TRACE_EVENT), np.asarray(counts)
 
 
 def lane_tables(events: np.ndarray, counts: np.ndarray, lanes: str) -> tuple[dict, dict]:
     """Per lane (thread of the launch): its accesses (lane, index, case, clock) and its spans
-    (lane, access index, span index, key, words, first word)."""
+    (lane, access index, the access's row in the accesses, span index, key, words, first word)."""
     num_envs = len(counts)
     env = np.repeat(np.arange(num_envs), counts)
     access = events["kind"] == TIA
@@ -112,7 +93,7 @@ def lane_tables(events: np.ndarray, counts: np.ndarray, lanes: str) -> tuple[dic
     span = events["kind"] == SPAN
     s_access = last_access[span]
     n, pos = events["addr"][span].astype(np.int64), events["extra"][span].astype(np.int64)
-    spans = dict(lane=thread[span], index=index[span], k=np.flatnonzero(span) - s_access - 1,
+    spans = dict(lane=thread[span], index=index[span], access=order[s_access], k=np.flatnonzero(span) - s_access - 1,
                  key=(events["value"][s_access] == 1) * 8 + events["value"][span],
                  words=(pos + n + 7) // 8 - pos // 8, first=pos // 8)
     return accesses, spans
@@ -145,7 +126,7 @@ def by_clock(accesses: dict) -> dict:
     passes = 0
     for warp in np.unique(lane // WARP):
         rows = row[lane // WARP == warp]
-        lanes, begin = np.unique(lane[rows], return_index=True)
+        _, begin = np.unique(lane[rows], return_index=True)
         end = np.r_[begin[1:], len(rows)]
         at, stop = rows[begin].copy(), rows[end - 1] + 1   # each lane's next access row, and its end
         while True:
@@ -173,8 +154,7 @@ def replay(accesses: dict, spans: dict, passes: dict) -> dict:
     warps = len(np.unique(accesses["lane"] // WARP))
     access_passes = int(passes["case"].max()) + 1
     # a span runs in its access's drawing pass, one span pass per (pass, span index, way)
-    a_row = {(l, i): r for r, (l, i) in enumerate(zip(accesses["lane"].tolist(), accesses["index"].tolist()))}
-    s_pass = passes["draw"][[a_row[(l, i)] for l, i in zip(spans["lane"].tolist(), spans["index"].tolist())]]
+    s_pass = passes["draw"][spans["access"]]
     s_group, span_passes = group_ids(s_pass, spans["k"], spans["key"])
     # each span pass stores its longest span's words, one store pass a word
     longest = np.zeros(span_passes, np.int64)

@@ -559,12 +559,12 @@ def v5_settings() -> dict:
     return {**ATARI_VECTOR_ENV_DEFAULTS, **V5_SETTINGS}
 
 
-def traced_steps(game: str, num_envs: int, traced: int, ages: list[int], seed: int, states: Path | None = None):
+def traced_vecs(game: str, num_envs: int, traced: int, ages: list[int], seed: int, states: Path | None = None):
     """Random v5 play of `num_envs` envs from reset(seed); at each age (steps since the reset) one
-    step of the first `traced` envs recorded: yields (age, Lanes). With `states`, a directory, the
-    envs' states at each age are kept there, and a later run with the same game, envs and seed
-    starts from them instead of playing again (with other random actions from there: another
-    sample of the same ages)."""
+    step of the first `traced` envs recorded: yields (age, the VecEnv holding the step's traces to
+    take, the ROM). With `states`, a directory, the envs' states at each age are kept there, and a
+    later run with the same game, envs and seed starts from them instead of playing again (with
+    other random actions from there: another sample of the same ages)."""
     import torch
 
     import cule
@@ -573,30 +573,38 @@ def traced_steps(game: str, num_envs: int, traced: int, ages: list[int], seed: i
     if not hasattr(_cpu.VecEnv, "start_trace"):
         raise SystemExit(f"{os.environ['CULE_CPU_LIB']} records no traces: make build/trace/_cpu.so")
     env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
-    env.reset(seed=seed)
-    vec = env._backend._vec
-    vec.split_render = True   # the GPU's state pass, traced alone
-    rom = np.frombuffer(env._spec.rom, np.uint8)
-    actions = torch.Generator().manual_seed(seed)
-    step = 0
-    random_actions = lambda: torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions)  # noqa: E731
-    for age in sorted(ages):
-        kept = states / f"{game}-{num_envs}envs-seed{seed}-age{age}.npy" if states else None
-        if kept and kept.exists():
-            env.set_states(np.load(kept))
-            step = age
-        while step < age:
+    try:
+        env.reset(seed=seed)
+        vec = env._backend._vec
+        vec.split_render = True   # the GPU's passes, traced apart
+        rom = np.frombuffer(env._spec.rom, np.uint8)
+        actions = torch.Generator().manual_seed(seed)
+        step = 0
+        random_actions = lambda: torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions)  # noqa: E731
+        for age in sorted(ages):
+            kept = states / f"{game}-{num_envs}envs-seed{seed}-age{age}.npy" if states else None
+            if kept and kept.exists():
+                env.set_states(np.load(kept))
+                step = age
+            while step < age:
+                env.step(random_actions())
+                step += 1
+            if kept and not kept.exists():
+                states.mkdir(parents=True, exist_ok=True)
+                np.save(kept, env.get_states().numpy())
+            vec.start_trace(traced)
             env.step(random_actions())
             step += 1
-        if kept and not kept.exists():
-            states.mkdir(parents=True, exist_ok=True)
-            np.save(kept, env.get_states().numpy())
-        vec.start_trace(traced)
-        env.step(random_actions())
-        step += 1
+            yield age, vec, rom
+    finally:
+        env.close()
+
+
+def traced_steps(game: str, num_envs: int, traced: int, ages: list[int], seed: int, states: Path | None = None):
+    """traced_vecs' steps, the state pass's trace of each decoded: yields (age, Lanes)."""
+    for age, vec, rom in traced_vecs(game, num_envs, traced, ages, seed, states):
         events, counts = vec.take_trace()
         yield age, decode(events, counts, rom)
-    env.close()
 
 
 def machine() -> dict:

@@ -25,10 +25,14 @@ def accesses_from(lanes: list[list[tuple[int, int]]]) -> dict:
                 case=np.array([k for acc in lanes for _, k in acc]))
 
 
-def spans_from(rows: list[tuple[int, int, int, int, int]]) -> dict:
-    """Spans as (lane, access index, span index, words, first word), all drawn by writes, alike."""
+def spans_from(accesses: dict, rows: list[tuple[int, int, int, int, int]]) -> dict:
+    """Spans of `accesses` as (lane, access index, span index, words, first word), all drawn by
+    writes, alike."""
     lane, index, k, words, first = (np.array(c) for c in zip(*rows))
-    return dict(lane=lane, index=index, k=k, key=np.full(len(lane), rm.SPAN_OBJECTS), words=words, first=first)
+    row = {(a_lane, a_index): r for r, (a_lane, a_index) in enumerate(zip(accesses["lane"].tolist(),
+                                                                           accesses["index"].tolist()))}
+    return dict(lane=lane, index=index, access=np.array([row[lane_index] for lane_index in zip(lane.tolist(), index.tolist())]),
+                k=k, key=np.full(len(lane), rm.SPAN_OBJECTS), words=words, first=first)
 
 
 def check_schedule(accesses: dict, passes: dict) -> None:
@@ -65,11 +69,11 @@ def test_interleaved_frames_give_lanes_storing_the_same_words_one_sector_per_4_l
     word in their own frame buffers (aos), 8 a word interleaved (word k of the warp's lanes side by
     side); lanes storing different words share no sector."""
     accesses = accesses_from([[(10, GRP0)] for _ in range(rm.WARP)])
-    same = rm.replay(accesses, spans_from([(lane, 0, 0, 2, 10) for lane in range(rm.WARP)]), rm.by_clock(accesses))
+    same = rm.replay(accesses, spans_from(accesses, [(lane, 0, 0, 2, 10) for lane in range(rm.WARP)]), rm.by_clock(accesses))
     assert same["sectors_per_frame"]["aos"]["frames"] == 2
     assert same["sectors_per_frame"]["interleaved"]["frames"] == 2 * 8 / rm.WARP
     assert same["lanes_per_store_pass"] == rm.WARP
-    apart = rm.replay(accesses, spans_from([(lane, 0, 0, 2, 10 * lane) for lane in range(rm.WARP)]),
+    apart = rm.replay(accesses, spans_from(accesses, [(lane, 0, 0, 2, 10 * lane) for lane in range(rm.WARP)]),
                       rm.by_clock(accesses))
     assert apart["sectors_per_frame"]["interleaved"]["frames"] == 2
 
@@ -77,7 +81,7 @@ def test_interleaved_frames_give_lanes_storing_the_same_words_one_sector_per_4_l
 def test_a_span_pass_stores_its_longest_spans_words():
     """Two lanes drawing 3 and 5 words in one pass: 5 store passes, 8 words stored, 1.6 a pass."""
     accesses = accesses_from([[(10, GRP0)], [(10, GRP0)]])
-    r = rm.replay(accesses, spans_from([(0, 0, 0, 3, 0), (1, 0, 0, 5, 0)]), rm.in_step(accesses))
+    r = rm.replay(accesses, spans_from(accesses, [(0, 0, 0, 3, 0), (1, 0, 0, 5, 0)]), rm.in_step(accesses))
     assert r["passes_per_warp"]["store"] == 5 and r["lanes_per_store_pass"] == 8 / 5
 
 
