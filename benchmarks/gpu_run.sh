@@ -1,7 +1,7 @@
 #!/bin/bash
 # One call on a GPU machine: build the CPU extension, run the CUDA tests (GPU == CPU bit for bit),
 # benchmark, profile. Logs and results go to $OUT (default ./gpu-out). Stages, in order, from
-# the arguments: build smoke test test-long bench variants ncu loop train. Needs torch with CUDA, CuPy, and for the
+# the arguments: build smoke test test-long steps bench variants ncu loop train. Needs torch with CUDA, CuPy, and for the
 # oracle and the peers ale-py, gymnasium and EnvPool on PYTHONPATH (see ../shared/tools/gpu-site.sh).
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
@@ -26,14 +26,22 @@ for _ in range(100): out = env.step(torch.randint(0, 6, (8,), device="cuda"))
 print("lives", out[4]["lives"].tolist(), "frames", out[4]["frame_number"].tolist())
 PY
       ;;
-    test)    # every test marked cuda but the 10,000-step runs (test-long)
+    test)    # every test marked cuda but the 10,000-step runs (test-long), on TEST_WORKERS processes
       log test
       timeout ${TEST_TIMEOUT:-900} python3 -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning \
-        tests/test_cuda.py -m "cuda and not slow" --durations=8 2>&1 | tee "$OUT/test.log" | tail -25 ;;
+        -n ${TEST_WORKERS:-8} tests/test_cuda.py tests/test_wrappers.py -m "cuda and not slow" --durations=8 2>&1 \
+        | tee "$OUT/test.log" | tail -25 ;;
     test-long)
       log test-long
       python3 -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning tests/test_cuda.py -m "cuda and slow" \
         2>&1 | tee "$OUT/test-long.log" | tail -15 ;;
+    steps)   # each of the GPU's steps at STEP_ENVS envs, random actions: the emulation alone
+      for step in split in-passes one-kernel; do
+        log "steps: $step"
+        timeout ${STEP_TIMEOUT:-120} python3 benchmarks/fps.py --games pong --gpu-envs ${STEP_ENVS:-4096 16384 65536} \
+          --loads emulation --seconds ${STEP_SECONDS:-2} --skip cpu ale vector envpool divergence --gpu-step $step \
+          --out "$OUT" 2>&1 | grep -E "cule-gpu|Error"
+      done ;;
     bench)
       log bench
       timeout ${BENCH_TIMEOUT:-1200} python3 benchmarks/fps.py --games pong ${BENCH_ARGS:-} --out "$OUT" 2>&1 | tee "$OUT/bench.log" ;;
@@ -48,9 +56,9 @@ PY
       done ;;
     ncu)     # each GPU step's kernels on young envs (step 7, as 2026-11-23) and on envs 1,000 steps old,
              # beside the SIMT models' figures for the same (benchmarks/simt_model.py, render_model.py)
-      for step in split in-passes one-kernel; do
+      for step in ${NCU_STEPS:-split in-passes one-kernel}; do
         per_step=2; [ $step = one-kernel ] && per_step=1   # the launches a step makes that the regex takes
-        for age in 6 1000; do
+        for age in ${NCU_AGES:-6 1000}; do
           log "ncu $step, $age steps"
           timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s $((age * per_step)) \
             -c $per_step \
