@@ -521,8 +521,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         # The first bad action (if any) and the sticky error flag, copied to the host behind an
         # event; the ids stay in the table's range, and the step kernel skips while the flag is set.
         self._action_error |= bad.any()
-        first_bad = a[bad.to(torch.int32).argmax()]
-        result = torch.stack([self._action_error[0].to(torch.int64), first_bad])
+        # gather, not a[i]: a 0-d tensor as an index is read on the host (the GPU's sync).
+        first_bad = a.gather(0, bad.to(torch.int32).argmax().reshape(1))
+        result = torch.cat([self._action_error.to(torch.int64), first_bad])
         host = torch.empty(2, dtype=torch.int64, pin_memory=self.device.type == "cuda")
         host.copy_(result, non_blocking=True)
         event = None

@@ -15,6 +15,7 @@ import torch
 
 from cule import CuleEnv, _cpu, list_games
 from cule.backends import cuda
+from _waits import no_host_waits
 
 # AtariVectorEnv's v5 settings, with a frame cap so that every run crosses many autoresets. A
 # cap that is not a multiple of the frameskip ends episodes inside a step, before the frames it
@@ -378,22 +379,17 @@ def test_bad_device_actions_are_refused(device):
         env.step(torch.zeros(4, device=device))
 
 
-@pytest.mark.cuda
 @pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
-def test_steps_never_wait_for_the_gpu(autoreset_mode):
-    """torch's sync debug mode raises on any operation that makes the host wait for the GPU: a
-    loop fed with device actions, through autoresets, never does."""
-    env = CuleEnv("pong", num_envs=64, device="cuda", autoreset_mode=autoreset_mode,
-                  **{**V5, "max_num_frames_per_episode": 120})
+def test_steps_never_wait_for_the_gpu(device, autoreset_mode):
+    """A loop fed with device actions, through autoresets, never reads a tensor's values on the
+    host (tests/_waits.py; on a GPU torch's sync debug mode watches too)."""
+    env = cuda_env("pong", 64, device, **V5, autoreset_mode=autoreset_mode, max_num_frames_per_episode=120)
     env.reset(seed=0)
-    generator = torch.Generator(device="cuda").manual_seed(0)
-    ended = torch.zeros(64, dtype=torch.bool, device="cuda")
-    torch.cuda.set_sync_debug_mode("error")
-    try:
+    generator = torch.Generator(device=device).manual_seed(0)
+    ended = torch.zeros(64, dtype=torch.bool, device=device)
+    with no_host_waits(device):
         for _ in range(40):   # 160 frames: every env's episode is cut at least once
-            actions = torch.randint(0, env.single_action_space.n, (64,), device="cuda", generator=generator)
+            actions = torch.randint(0, env.single_action_space.n, (64,), device=device, generator=generator)
             obs, reward, terminated, truncated, info = env.step(actions)
             ended |= terminated | truncated
-    finally:
-        torch.cuda.set_sync_debug_mode(0)
     assert ended.all()
