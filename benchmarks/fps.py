@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cule.env import CUDA_STEPS
+from cule.env import CUDA_STEPS, DEFAULT_CUDA_STEP
 from _results import RESULTS, new_result_path   # benchmarks/_results.py
 
 SETTINGS = dict(frameskip=4, repeat_action_probability=0.25, noop_max=30, grayscale=True, img_height=84,
@@ -228,7 +228,7 @@ def main() -> None:
     parser.add_argument("--loads", nargs="+", default=["emulation", "inference"])
     parser.add_argument("--skip", nargs="*", default=[], help="engines to leave out: gpu cpu ale vector envpool divergence")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--gpu-step", choices=list(GPU_STEPS), default="split",
+    parser.add_argument("--gpu-step", choices=list(GPU_STEPS), default=DEFAULT_CUDA_STEP,
                         help="the GPU's step: split, its state kernel with the warp schedule, or one kernel")
     args = parser.parse_args()
     gpu = torch.cuda.is_available() and "gpu" not in args.skip

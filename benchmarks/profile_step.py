@@ -9,10 +9,10 @@ import argparse
 import torch
 
 from cule import CuleEnv
-from cule.env import CUDA_STEPS
+from cule.env import CUDA_STEPS, DEFAULT_CUDA_STEP
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-parser.add_argument("--gpu-step", choices=CUDA_STEPS, default="split")
+parser.add_argument("--gpu-step", choices=CUDA_STEPS, default=DEFAULT_CUDA_STEP)
 parser.add_argument("--steps", type=int, default=6)
 parser.add_argument("--envs", type=int, default=4096)
 args = parser.parse_args()

@@ -26,6 +26,9 @@ OBS_TYPES = ("pixels", "ram")
 # What reset() and step() return: torch tensors on the env's device, or numpy arrays on the host.
 OUTPUTS = ("torch", "numpy")
 CUDA_STEPS = ("split", "in-passes", "one-kernel")
+# The fastest on a GPU: Pong at v5 settings on an H100, 65,536 envs, 2026-11-26: 1.99M raw frames/s,
+# the split step 0.60M, one kernel 0.28M (benchmarks/results/fps-pong-2026-11-26-h100.json).
+DEFAULT_CUDA_STEP = "in-passes"
 RENDER_MODES = ("rgb_array", None)   # render() gives every env's RGB frame either way
 
 
@@ -155,10 +158,11 @@ class CuleEnv(gymnasium.vector.VectorEnv):
       render_mode        "rgb_array" (or None, as gymnasium.make_vec passes it): render() gives
                          each env's RGB frame
       cuda_step          the CUDA backend's kernels for a step, all giving the same bytes:
-                         "split" (a state kernel, then a render kernel; docs/architecture.md),
-                         "in-passes" (split, both kernels with the warp schedule: a warp's lanes
-                         at the same code or opcode run together, and draw the same part of
-                         their screens together) or "one-kernel"
+                         "in-passes" (the default: a state kernel, then a render kernel, both
+                         with the warp schedule: a warp's lanes at the same code or opcode run
+                         together, and draw the same part of their screens together), "split"
+                         (the same two kernels without it; docs/architecture.md) or
+                         "one-kernel"
 
     Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
     the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
@@ -175,7 +179,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  max_num_frames_per_episode: int = 0, autoreset_mode: str | AutoresetMode = "NextStep",
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
-                 output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str = "split",
+                 output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
                  **unknown):
         self._in_call = threading.RLock()   # _one_thread_at_a_time
         if unknown:
@@ -185,12 +189,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.num_envs = _check_positive_int("num_envs", num_envs)
         self.device = _default_device() if device is None else _check_device(device)
         self.backend = _check_backend(backend, self.device)
-        if cuda_step not in CUDA_STEPS:
+        if cuda_step is not None and cuda_step not in CUDA_STEPS:
             raise ValueError(f"cuda_step must be one of {CUDA_STEPS}, got {cuda_step!r}")
-        if cuda_step != "split" and self.backend != "cuda":
+        if cuda_step is not None and self.backend != "cuda":
             raise ValueError(f"cuda_step {cuda_step!r} chooses the CUDA backend's kernels; this env's backend is "
                              f"{self.backend!r} (pass backend='cuda' to run them on the host)")
-        self.cuda_step = cuda_step
+        self.cuda_step = (cuda_step or DEFAULT_CUDA_STEP) if self.backend == "cuda" else None
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -263,8 +267,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             from .backends.cuda import CudaBackend, GpuKernels, HostKernels
             kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
             self._backend = CudaBackend(self.game, self._spec, pool, settings, observations, kernels)
-            self._backend.split_render = cuda_step != "one-kernel"
-            self._backend.warp_schedule = cuda_step == "in-passes"
+            self._backend.split_render = self.cuda_step != "one-kernel"
+            self._backend.warp_schedule = self.cuda_step == "in-passes"
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`

@@ -204,6 +204,8 @@ def test_cuda_step_chooses_the_cuda_backends_kernels():
         env = CuleEnv("pong", device="cpu", backend="cuda", cuda_step=step)
         assert env.cuda_step == step
         assert (env._backend.split_render, env._backend.warp_schedule) == (split, warps)
+    assert CuleEnv("pong", device="cpu", backend="cuda").cuda_step == "in-passes"   # the fastest on a GPU
+    assert CuleEnv("pong", device="cpu").cuda_step is None   # the CPU backend has no such choice
 
 
 def test_set_reset_states_restarts_episodes_from_captured_states():
