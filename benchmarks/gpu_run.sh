@@ -3,6 +3,8 @@
 # benchmark, profile. Logs and results go to $OUT (default ./gpu-out). Stages, in order, from
 # the arguments: build smoke test test-long steps bench variants ncu loop train. Needs torch with CUDA, CuPy, and for the
 # oracle and the peers ale-py, gymnasium and EnvPool on PYTHONPATH (see ../shared/tools/gpu-site.sh).
+# What fits a session's 15 device minutes (H100, 2026-11-26): build 1 min, smoke 0.5, test over 4
+# (TEST_WORKERS=8: each worker compiles the all-games module first), steps 3, ncu 0.4 a step.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -28,8 +30,8 @@ PY
       ;;
     test)    # every test marked cuda but the 10,000-step runs (test-long), on TEST_WORKERS processes
       log test
-      timeout ${TEST_TIMEOUT:-900} python3 -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning \
-        -n ${TEST_WORKERS:-8} tests/test_cuda.py tests/test_wrappers.py -m "cuda and not slow" --durations=8 2>&1 \
+      timeout ${TEST_TIMEOUT:-900} python3 -m pytest -q -p no:cacheprovider -p no:benchmark -W ignore::DeprecationWarning \
+        -rf -n ${TEST_WORKERS:-12} tests/test_cuda.py tests/test_wrappers.py -m "cuda and not slow" --durations=8 2>&1 \
         | tee "$OUT/test.log" | tail -25 ;;
     test-long)
       log test-long
