@@ -74,10 +74,10 @@ def test_a_taken_info_key_and_a_step_before_reset_are_errors():
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
 def test_the_statistics_never_make_the_host_wait_for_the_gpu(device):
     """The CUDA backend's kernels, on the host or a GPU: the statistics stay on the device."""
-    env = RecordEpisodeStatistics(CuleEnv("pong", 64, device=device, backend="cuda", frameskip=4,
+    env = RecordEpisodeStatistics(CuleEnv("pong", 16, device=device, backend="cuda", frameskip=4,
                                           max_num_frames_per_episode=200))
     env.reset(seed=0)
     with no_host_waits(device):
         for _ in range(60):   # episodes of 50 steps end within
-            *_, info = env.step(torch.randint(0, 6, (64,), device=device))
+            *_, info = env.step(torch.randint(0, 6, (16,), device=device))
     assert info["episode"]["r"].device.type == device and env.unwrapped._backend.asynchronous
