@@ -68,6 +68,14 @@ CULE_HD bool tia_log_replayable(const TiaLog& log, bool all_logged) {
     return all_logged || (log.frames == TIA_LOG_FRAMES && log.full == every);
 }
 
+// Replays one logged access into frame buffer `fb`: a read draws up to it, a write draws up to it
+// and changes the register.
+CULE_HD void tia_replay_access(Tia& t, u8* fb, TiaEvent ev) {
+    u32 cycles = tia_event_cycles(ev);   // a WSYNC replayed moves it; only the CPU would see that
+    if (ev & TIA_EVENT_READ) tia_update_to<true>(t, fb, (i32)(cycles * 3));
+    else tia_poke<true>(t, fb, tia_event_addr(ev), tia_event_value(ev), cycles, false);
+}
+
 // Draws logged frame k into its frame buffer. Each frame starts from its own copy of the TIA, so
 // the frames of a log can be drawn in any order, or at once.
 CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
@@ -76,9 +84,7 @@ CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
     for (u32 e = k ? log.end[k - 1] : 0; e < log.end[k]; ++e) {
         TiaEvent ev = log.events[e];
         CULE_TRACE_EVENT(TIA, (ev & TIA_EVENT_READ) != 0, tia_event_addr(ev), k << 24 | tia_event_cycles(ev));
-        u32 cycles = tia_event_cycles(ev);   // a WSYNC replayed moves it; only the CPU would see that
-        if (ev & TIA_EVENT_READ) tia_update_to<true>(t, fb, (i32)(cycles * 3));
-        else tia_poke<true>(t, fb, tia_event_addr(ev), tia_event_value(ev), cycles, false);
+        tia_replay_access(t, fb, ev);
     }
 }
 
@@ -98,13 +104,12 @@ CULE_HD void tia_replay_frame_by_clock(const TiaLog& log, u32 k, u8* screen) {
     for (u32 e = k ? log.end[k - 1] : 0;;) {
         const bool runs = e < log.end[k];
         const TiaEvent ev = runs ? log.events[e] : 0;
-        u32 cycles = tia_event_cycles(ev);   // tia_poke takes it by reference (WSYNC)
+        const u32 cycles = tia_event_cycles(ev);
         const u32 first = warp_min(lanes, runs ? cycles : NONE);
         if (first == NONE) break;
         const u32 kind = ev & TIA_EVENT_READ ? READ_CASE : tia_event_addr(ev);
         if (runs && kind == warp_min(lanes, runs && cycles == first ? kind : NONE)) {
-            if (kind == READ_CASE) tia_update_to<true>(t, fb, (i32)(cycles * 3));
-            else tia_poke<true>(t, fb, tia_event_addr(ev), tia_event_value(ev), cycles, false);
+            tia_replay_access(t, fb, ev);
             ++e;
         }
     }

@@ -92,25 +92,28 @@ extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
-// copy of the TIA into its own buffer.
-extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* skip,
-                                       i32 num_envs) {
+// copy of the TIA into its own buffer. BY_CLOCK: with the warp schedule (cuda_step="in-passes"), the
+// lanes of a warp take their accesses in the order of their clocks (tia_log.h,
+// tia_replay_frame_by_clock).
+template <bool BY_CLOCK>
+__device__ void render_frame(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* skip, i32 num_envs) {
     i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     i64 i = t / TIA_LOG_FRAMES;
     u32 k = (u32)(t % TIA_LOG_FRAMES);
     if (i >= num_envs || *skip || jobs[i].redo || k >= jobs[i].log.frames) return;
-    tia_replay_frame(jobs[i].log, k, env_screens(screens, i, screen_height));
+    u8* screen = env_screens(screens, i, screen_height);
+    if constexpr (BY_CLOCK) tia_replay_frame_by_clock(jobs[i].log, k, screen);
+    else tia_replay_frame(jobs[i].log, k, screen);
 }
 
-// The render pass's replay half with the warp schedule (cuda_step="in-passes"): the lanes of a
-// warp take their accesses in the order of their clocks (tia_log.h, tia_replay_frame_by_clock).
+extern "C" __global__ void cule_render(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* skip,
+                                       i32 num_envs) {
+    render_frame<false>(jobs, screens, screen_height, skip, num_envs);
+}
+
 extern "C" __global__ void cule_render_by_clock(const RenderJob* jobs, u8* screens, i32 screen_height,
                                                 const u8* skip, i32 num_envs) {
-    i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    i64 i = t / TIA_LOG_FRAMES;
-    u32 k = (u32)(t % TIA_LOG_FRAMES);
-    if (i >= num_envs || *skip || jobs[i].redo || k >= jobs[i].log.frames) return;
-    tia_replay_frame_by_clock(jobs[i].log, k, env_screens(screens, i, screen_height));
+    render_frame<true>(jobs, screens, screen_height, skip, num_envs);
 }
 
 // The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
