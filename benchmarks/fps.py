@@ -271,7 +271,8 @@ def main() -> None:
             curve += divergence(game, 4 * args.seconds)
         save()
         plot(results, path.with_suffix(".png"), game)
-        best = max((r for r in results if r["engine"] == "cule-gpu"), key=lambda r: r["fps"], default=None)
+        best = max((r for r in results if r["engine"] == GPU_STEPS[args.gpu_step]), key=lambda r: r["fps"],
+                   default=None)
         peers = [r for r in results if r["engine"] in ("ale-py AtariVectorEnv", "EnvPool")]
         if best and peers:
             top = max(peers, key=lambda r: r["fps"])
