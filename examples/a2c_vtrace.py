@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> dict:
         raise ValueError(f"--num-envs ({args.num_envs}) must be a multiple of --num-batches ({args.num_batches})")
     dist, timer, env = common.start(args)
     device = dist.device
-    agent = common.ActorCritic(env.num_actions).to(device)
+    agent = common.ActorCritic(env.num_actions, args.bf16).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)
     run = common.Run("a2c_vtrace", args, dist, agent, optimizer, env, timer,

@@ -76,6 +76,9 @@ class RunArgs:
     """frames between log lines"""
     logdir: str | None = None
     """directory of progress.csv, summary.json and TensorBoard's events (default runs/<algo>-<game>-s<seed>-<time>)"""
+    bf16: bool = False
+    """the trunk's convolutions and hidden layer in bfloat16 (torch.autocast; the heads, losses and
+    weights stay float32): 2x faster minibatches on a CPU with AVX512-BF16 (benchmarks/train_step.py)"""
     save_weights: str | None = None
     """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
     resume: bool = False
@@ -208,28 +211,35 @@ def layer_init(layer: nn.Module, std: float = math.sqrt(2), bias: float = 0.0) -
 
 class NatureCNN(nn.Module):
     """Mnih et al. (2015)'s trunk: uint8 frame stacks (N, 4, 84, 84), scaled to [0, 1] here, on
-    the device they arrive on, to 512 features."""
+    the device they arrive on, to 512 float32 features.
 
-    def __init__(self):
+    The convolutions run channels-last (NHWC), the layout oneDNN and cuDNN compute in: on 2 CPU
+    cores a PPO minibatch of 256 trains 1.25x faster than in NCHW, 2x with `bf16`, which runs them
+    and the hidden layer under bfloat16 autocast (benchmarks/train_step.py)."""
+
+    def __init__(self, bf16: bool = False):
         super().__init__()
+        self.bf16 = bf16
         self.net = nn.Sequential(
             layer_init(nn.Conv2d(4, 32, 8, stride=4)), nn.ReLU(),
             layer_init(nn.Conv2d(32, 64, 4, stride=2)), nn.ReLU(),
             layer_init(nn.Conv2d(64, 64, 3, stride=1)), nn.ReLU(),
             nn.Flatten(),
             layer_init(nn.Linear(64 * 7 * 7, 512)), nn.ReLU(),
-        )
+        ).to(memory_format=torch.channels_last)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.net(obs.float() / 255.0)
+        x = (obs.float() / 255.0).contiguous(memory_format=torch.channels_last)
+        with torch.autocast(obs.device.type, dtype=torch.bfloat16, enabled=self.bf16):
+            return self.net(x).float()
 
 
 class ActorCritic(nn.Module):
     """NatureCNN with a policy head (action logits) and a value head, as PPO and A2C use it."""
 
-    def __init__(self, num_actions: int):
+    def __init__(self, num_actions: int, bf16: bool = False):
         super().__init__()
-        self.trunk = NatureCNN()
+        self.trunk = NatureCNN(bf16)
         self.policy = layer_init(nn.Linear(512, num_actions), std=0.01)
         self.value = layer_init(nn.Linear(512, 1), std=1.0)
 

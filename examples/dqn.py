@@ -70,9 +70,9 @@ class Args(RunArgs):
 
 
 class QNetwork(nn.Module):
-    def __init__(self, num_actions: int):
+    def __init__(self, num_actions: int, bf16: bool = False):
         super().__init__()
-        self.trunk = common.NatureCNN()
+        self.trunk = common.NatureCNN(bf16)
         self.q = nn.Linear(512, num_actions)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
     dist, timer, env = common.start(args)
     device = dist.device
-    q_network = QNetwork(env.num_actions).to(device)
+    q_network = QNetwork(env.num_actions, args.bf16).to(device)
     model = common.wrap_ddp(q_network, dist)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
     run = common.Run("dqn", args, dist, q_network, optimizer, env, timer, loss_names=("q_mean",))

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> dict:
                          f"({args.num_envs} x {args.num_steps})")
     dist, timer, env = common.start(args)
     device = dist.device
-    agent = common.ActorCritic(env.num_actions).to(device)
+    agent = common.ActorCritic(env.num_actions, args.bf16).to(device)
     model = common.wrap_ddp(agent, dist)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
     run = common.Run("ppo", args, dist, agent, optimizer, env, timer,

@@ -53,6 +53,34 @@ def test_script_trains_and_logs(script, tmp_path):
     assert all(s > 0 for s in phases.values()) and sum(phases.values()) <= saved["train_seconds"]
 
 
+def test_the_trunk_computes_the_nature_cnn_in_either_layout_and_precision():
+    # Channels-last is a layout only: the features are Mnih et al.'s, computed here in NCHW from
+    # the same weights. bfloat16 keeps about 3 significant digits and returns float32 features.
+    common = load("ppo").common
+    torch.manual_seed(0)
+    trunk = common.NatureCNN()
+    obs = torch.randint(0, 256, (5, 4, 84, 84), dtype=torch.uint8)
+    x = obs.float() / 255.0
+    convs = [m for m in trunk.net if isinstance(m, torch.nn.Conv2d)]
+    for conv in convs:
+        x = torch.relu(torch.nn.functional.conv2d(x, conv.weight.contiguous(), conv.bias, conv.stride))
+    linear = trunk.net[-2]
+    expected = torch.relu(x.flatten(1) @ linear.weight.T + linear.bias)
+    assert convs[0].weight.is_contiguous(memory_format=torch.channels_last)
+    torch.testing.assert_close(trunk(obs), expected, rtol=1e-4, atol=1e-5)
+
+    trunk.bf16 = True
+    features = trunk(obs)
+    assert features.dtype == torch.float32 and trunk.net[0].weight.dtype == torch.float32
+    torch.testing.assert_close(features, expected, rtol=0.05, atol=0.02)
+
+
+def test_bf16_runs_train(tmp_path):
+    summary = load("ppo").main([*TINY, *SCRIPTS["ppo"], "--bf16", "--logdir", str(tmp_path)])
+    assert summary["args"]["bf16"] and all(math.isfinite(loss) for loss in summary["losses"])
+    assert all(not torch.equal(v, summary["final_params"][k]) for k, v in summary["initial_params"].items())
+
+
 def test_target_score_stops_the_run_and_is_recorded(tmp_path):
     # Any Pong score is at least -21: the first evaluation (at 128 frames) reaches the target.
     summary = load("a2c_vtrace").main([*TINY, *SCRIPTS["a2c_vtrace"], "--total-frames", "100000",
