@@ -497,10 +497,13 @@ class Run:
         saved = torch.load(path, map_location=self.dist.device, weights_only=False)   # the run's own file
         if saved["algo"] != self.algo:
             raise ValueError(f"--resume: the run in {self.logdir} is {saved['algo']}'s, not {self.algo}'s")
+        # An argument added since the checkpoint was written took its default in that run.
+        defaults = {field.name: field.default for field in dataclasses.fields(self.args)}
         for name, value in dataclasses.asdict(self.args).items():
-            if name not in self.args.RESUMABLE and saved["args"].get(name) != value:
-                raise ValueError(f"--resume: {name} is {value!r} here and was {saved['args'].get(name)!r} in the "
-                                 f"run in {self.logdir}; a resumed run can change only {', '.join(self.args.RESUMABLE)}")
+            was = saved["args"].get(name, defaults[name])
+            if name not in self.args.RESUMABLE and was != value:
+                raise ValueError(f"--resume: {name} is {value!r} here and was {was!r} in the run in {self.logdir}; "
+                                 f"a resumed run can change only {', '.join(self.args.RESUMABLE)}")
         self.model.load_state_dict(saved["model"])
         self.optimizer.load_state_dict(saved["optimizer"])
         for name in self._SAVED:

@@ -147,6 +147,13 @@ def test_resume_refuses_another_run_s_arguments(tmp_path):
     with pytest.raises(ValueError, match=r"--resume: num_envs is 8 here and was 4 in the run in .*; a resumed run "
                                          r"can change only total_frames, target_score"):
         ppo.main([*TINY, *SCRIPTS["ppo"], "--num-envs", "8", "--logdir", str(tmp_path), "--resume"])
+    # A checkpoint from before an argument existed: that run had the argument's default.
+    checkpoint = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    del checkpoint["args"]["bf16"]
+    torch.save(checkpoint, tmp_path / "checkpoint.pt")
+    with pytest.raises(ValueError, match=r"--resume: bf16 is True here and was False in the run in "):
+        ppo.main([*TINY, *SCRIPTS["ppo"], "--bf16", "--logdir", str(tmp_path), "--resume"])
+    assert ppo.main([*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path), "--resume"])["frames"] == 256
     with pytest.raises(ValueError, match="the run in .* is ppo's, not dqn's"):
         load("dqn").main([*TINY, *SCRIPTS["dqn"], "--logdir", str(tmp_path), "--resume"])
     with pytest.raises(FileNotFoundError, match="there is no checkpoint.pt in"):
