@@ -78,7 +78,8 @@ class RunArgs:
     """directory of progress.csv, summary.json and TensorBoard's events (default runs/<algo>-<game>-s<seed>-<time>)"""
     bf16: bool = False
     """the trunk's convolutions and hidden layer in bfloat16 (torch.autocast; the heads, losses and
-    weights stay float32): 2x faster minibatches on a CPU with AVX512-BF16 (benchmarks/train_step.py)"""
+    weights stay float32): on 2 cores of one CPU 1.6x faster minibatches, on another 1.5x slower; time it
+    first (benchmarks/train_step.py)"""
     save_weights: str | None = None
     """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
     resume: bool = False
@@ -88,10 +89,11 @@ class RunArgs:
     # The defaults that differ on a CPU: the dataclass's are for a GPU, which runs thousands of
     # envs for the price of a few; these fit 2 to 16 cores. A flag given on the command line wins.
     CPU_DEFAULTS: ClassVar[dict[str, object]] = {"eval_envs": 8, "log_every": 100_000}
-    # What a resumed run may change: when it stops, how it evaluates and logs. (A longer
-    # total_frames also stretches what is left of a learning-rate schedule that anneals over it.)
+    # What a resumed run may change: when it stops, how it evaluates and logs, and where its
+    # directory now is. (A longer total_frames also stretches what is left of a learning-rate
+    # schedule that anneals over it.)
     RESUMABLE: ClassVar[tuple[str, ...]] = ("total_frames", "target_score", "eval_every", "eval_envs",
-                                            "eval_max_frames", "eval_device", "log_every", "resume")
+                                            "eval_max_frames", "eval_device", "log_every", "logdir", "resume")
 
 
 def parse_args(cls: type, argv: Sequence[str] | None = None):
@@ -214,8 +216,9 @@ class NatureCNN(nn.Module):
     the device they arrive on, to 512 float32 features.
 
     The convolutions run channels-last (NHWC), the layout oneDNN and cuDNN compute in: on 2 CPU
-    cores a PPO minibatch of 256 trains 1.25x faster than in NCHW, 2x with `bf16`, which runs them
-    and the hidden layer under bfloat16 autocast (benchmarks/train_step.py)."""
+    cores a PPO minibatch of 256 trains 1.25x to 2.1x faster than in NCHW. `bf16` runs them and the
+    hidden layer under bfloat16 autocast: faster again on some CPUs, slower on others
+    (benchmarks/train_step.py and examples/README.md)."""
 
     def __init__(self, bf16: bool = False):
         super().__init__()

@@ -34,7 +34,8 @@ def main() -> None:
     fig, (by_frames, by_time) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for logdir in args.logdirs:
         summary, rows = read_run(logdir)
-        label = f"{summary['algo']} {summary['game']} ({summary['num_envs']} envs, {summary['device']})"
+        bf16 = ", bf16" if summary["args"].get("bf16") else ""
+        label = f"{summary['algo']} {summary['game']} ({summary['num_envs']} envs{bf16}, {summary['device']})"
         for axis, x in ((by_frames, "frames"), (by_time, "wall_seconds")):
             scale = 1e6 if x == "frames" else 60.0
             train = [(r[x] / scale, r["train_return"]) for r in rows if r["train_return"] is not None]

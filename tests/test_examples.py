@@ -92,13 +92,15 @@ def test_target_score_stops_the_run_and_is_recorded(tmp_path):
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_a_run_stopped_goes_on_from_its_checkpoint(script, tmp_path):
-    # Stopped at 128 frames (its checkpoint written at the log line there), then resumed to 256.
-    # (DQN learns from 16 transitions here: its replay buffer starts empty in either part.)
-    argv = [*TINY, *SCRIPTS[script], *(["--learning-starts", "16"] if script == "dqn" else []),
-            "--logdir", str(tmp_path)]
-    first = load(script).main([*argv, "--total-frames", "128"])
+    # Stopped at 128 frames (its checkpoint written at the log line there), its directory moved,
+    # then resumed to 256 there. (DQN learns from 16 transitions here: its replay buffer starts
+    # empty in either part.)
+    argv = [*TINY, *SCRIPTS[script], *(["--learning-starts", "16"] if script == "dqn" else [])]
+    first = load(script).main([*argv, "--total-frames", "128", "--logdir", str(tmp_path / "first")])
     assert first["updates"] > 0
-    checkpoint = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    (tmp_path / "first").rename(tmp_path / "moved")
+    argv += ["--logdir", str(tmp_path / "moved")]
+    checkpoint = torch.load(tmp_path / "moved" / "checkpoint.pt", weights_only=False)
     assert checkpoint["frames"] == 128 and checkpoint["updates"] == first["updates"]
     assert all(torch.equal(v, first["final_params"][k]) for k, v in checkpoint["model"].items())
 
@@ -117,7 +119,7 @@ def test_a_run_stopped_goes_on_from_its_checkpoint(script, tmp_path):
     assert all(torch.equal(v, first["initial_params"][k]) for k, v in second["initial_params"].items())
     assert second["wall_seconds"] > first["wall_seconds"] and second["params_changed"]
     assert [s["frames"] for s in second["sessions"]] == [0, 128]
-    with open(tmp_path / "progress.csv", newline="") as f:
+    with open(tmp_path / "moved" / "progress.csv", newline="") as f:
         assert [int(r["frames"]) for r in csv.DictReader(f)] == [128, 256]
 
 
