@@ -1,6 +1,8 @@
 """Learning curves of training runs as a PNG: each run's training return (mean of the episodes
 that ended since the previous log line) and evaluation score, against emulated frames and
-against wall-clock time, from the progress.csv and summary.json in its logdir.
+against wall-clock time, from the progress.csv and summary.json in its logdir. A run still
+going, or stopped to be resumed, has no summary.json yet: its checkpoint.pt names it instead,
+and its label says "so far".
 
     python examples/plot_curves.py examples/results/ppo-breakout-cpu --out examples/results/ppo-breakout-cpu/curve.png
 
@@ -15,8 +17,18 @@ from pathlib import Path
 
 
 def read_run(logdir: Path) -> tuple[dict, list[dict]]:
-    """(summary.json, progress.csv's rows with numbers as floats and empty cells as None)."""
-    summary = json.loads((logdir / "summary.json").read_text())
+    """(summary.json, or for a run not finished what its checkpoint.pt says of it; progress.csv's
+    rows with numbers as floats and empty cells as None)."""
+    if (logdir / "summary.json").exists():
+        summary = json.loads((logdir / "summary.json").read_text())
+    elif (logdir / "checkpoint.pt").exists():
+        import torch
+        saved = torch.load(logdir / "checkpoint.pt", map_location="cpu", weights_only=False)   # the run's own file
+        args = saved["args"]
+        summary = dict(algo=saved["algo"], game=args["game"], num_envs=args["num_envs"], device=args["device"],
+                       frames=saved["frames"], args=args, finished=False)
+    else:
+        raise FileNotFoundError(f"{logdir} has neither summary.json nor checkpoint.pt: is it a run's --logdir?")
     with open(logdir / "progress.csv", newline="") as f:
         rows = [{k: float(v) if v != "" else None for k, v in row.items()} for row in csv.DictReader(f)]
     return summary, rows
@@ -36,6 +48,8 @@ def main() -> None:
         summary, rows = read_run(logdir)
         bf16 = ", bf16" if summary["args"].get("bf16") else ""
         label = f"{summary['algo']} {summary['game']} ({summary['num_envs']} envs{bf16}, {summary['device']})"
+        if not summary.get("finished", True):
+            label += f", {summary['frames'] / 1e6:.1f}M frames so far"
         for axis, x in ((by_frames, "frames"), (by_time, "wall_seconds")):
             scale = 1e6 if x == "frames" else 60.0
             train = [(r[x] / scale, r["train_return"]) for r in rows if r["train_return"] is not None]

@@ -164,6 +164,26 @@ def test_resume_refuses_another_run_s_arguments(tmp_path):
         ppo.main([*TINY, *SCRIPTS["ppo"], "--resume"])
 
 
+def test_curves_plot_a_finished_run_and_one_still_going(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    plot_curves = load("plot_curves")
+    ppo = load("ppo")
+    ppo.main([*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path / "done")])
+    ppo.main([*TINY, *SCRIPTS["ppo"], "--total-frames", "128", "--logdir", str(tmp_path / "going")])
+    (tmp_path / "going" / "summary.json").unlink()   # as it is before the run's end
+    done, rows = plot_curves.read_run(tmp_path / "done")
+    going, _ = plot_curves.read_run(tmp_path / "going")
+    assert done["frames"] == 256 and [r["frames"] for r in rows] == [128.0, 256.0] and "finished" not in done
+    assert (going["algo"], going["game"], going["num_envs"], going["frames"], going["finished"]) == \
+        ("ppo", "Pong", 4, 128, False)
+    monkeypatch.setattr(sys, "argv", ["plot_curves.py", str(tmp_path / "done"), str(tmp_path / "going"),
+                                      "--out", str(tmp_path / "curve.png")])
+    plot_curves.main()
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(FileNotFoundError, match="has neither summary.json nor checkpoint.pt"):
+        plot_curves.read_run(tmp_path)
+
+
 def test_arguments_from_the_command_line():
     ppo = load("ppo")
     args = ppo.common.parse_args(ppo.Args, ["--num-envs", "16", "--no-anneal-lr", "--target-score", "18.5"])
