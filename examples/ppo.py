@@ -18,8 +18,10 @@ The defaults on a GPU are starting points, not tuned: a GPU step takes about 0.2
 number of envs up to a few thousand, so many envs (4,096) and short rollouts (8 steps) give both
 throughput and several updates per second of emulation; minibatches of 4,096 samples, 4 epochs,
 CleanRL's learning rate and coefficients otherwise. On a CPU (--device cpu, or no GPU) they are
-CleanRL's ppo_atari: 8 envs x 128 steps in 4 minibatches, 4 epochs, 10 million frames; they took
-Breakout to 16.6 in 2 million frames on 2 cores (examples/README.md). --help gives both.
+CleanRL's ppo_atari: 8 envs x 128 steps in 4 minibatches, 4 epochs, 40 million frames (its 10
+million agent steps, the span the learning rate anneals over); they took Breakout to 16.6 in 2
+million frames on 2 cores, and Pong above 10 in 10 million (examples/README.md). --help gives
+both; --bf16 may be faster on a CPU, or slower: time it with benchmarks/train_step.py.
 """
 from __future__ import annotations
 
@@ -64,9 +66,11 @@ class Args(RunArgs):
     max_grad_norm: float = 0.5
     """gradient norm clip"""
 
-    # CleanRL's ppo_atari: 8 envs x 128 steps, 4 minibatches (examples/README.md, Results).
+    # CleanRL's ppo_atari: 8 envs x 128 steps, 4 minibatches, the learning rate annealed over 10
+    # million agent steps of 4 frames (examples/README.md, Results: over 10 million frames it
+    # reaches 0 before Pong is learned).
     CPU_DEFAULTS = {**RunArgs.CPU_DEFAULTS, "num_envs": 8, "num_steps": 128, "num_minibatches": 4,
-                    "total_frames": 10_000_000}
+                    "total_frames": 40_000_000}
 
 
 def gae(rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor, last_value: torch.Tensor,

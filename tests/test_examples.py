@@ -194,6 +194,7 @@ def test_defaults_follow_the_device(capsys):
     ppo = load("ppo")
     on_cpu = ppo.common.parse_args(ppo.Args, ["--device", "cpu"])
     assert (on_cpu.num_envs, on_cpu.num_steps, on_cpu.num_minibatches, on_cpu.log_every) == (8, 128, 4, 100_000)
+    assert on_cpu.total_frames == 40_000_000   # CleanRL's 10 million agent steps of 4 frames
     on_gpu = ppo.common.parse_args(ppo.Args, ["--device", "cuda:1"])   # only parsed: no GPU needed
     assert (on_gpu.num_envs, on_gpu.num_steps, on_gpu.num_minibatches, on_gpu.log_every) == (4096, 8, 8, 500_000)
     given = ppo.common.parse_args(ppo.Args, ["--device", "cpu", "--num-envs", "16", "--log-every", "500000"])
