@@ -7,6 +7,7 @@ import json
 import math
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -169,13 +170,13 @@ def test_curves_plot_a_finished_run_and_one_still_going(tmp_path, monkeypatch):
     plot_curves = load("plot_curves")
     ppo = load("ppo")
     ppo.main([*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path / "done")])
-    ppo.main([*TINY, *SCRIPTS["ppo"], "--total-frames", "128", "--logdir", str(tmp_path / "going")])
+    shutil.copytree(tmp_path / "done", tmp_path / "going")
     (tmp_path / "going" / "summary.json").unlink()   # as it is before the run's end
     done, rows = plot_curves.read_run(tmp_path / "done")
     going, _ = plot_curves.read_run(tmp_path / "going")
     assert done["frames"] == 256 and [r["frames"] for r in rows] == [128.0, 256.0] and "finished" not in done
     assert (going["algo"], going["game"], going["num_envs"], going["frames"], going["finished"]) == \
-        ("ppo", "Pong", 4, 128, False)
+        ("ppo", "Pong", 4, 256, False)
     monkeypatch.setattr(sys, "argv", ["plot_curves.py", str(tmp_path / "done"), str(tmp_path / "going"),
                                       "--out", str(tmp_path / "curve.png")])
     plot_curves.main()
