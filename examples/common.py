@@ -334,17 +334,18 @@ def start(args: RunArgs) -> tuple[Dist, PhaseTimer, TrainingEnv]:
 
 @torch.no_grad()
 def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, max_frames: int = 108_000,
-             policy_device: torch.device | str = "cpu") -> tuple[float, list[float]]:
-    """The v5 protocol on envs of their own: sticky actions 0.25, raw rewards, whole games (no
-    life-loss ends), episodes cut at `max_frames`; each env counts only its first episode. Returns
-    the mean score and the scores.
+             policy_device: torch.device | str = "cpu",
+             repeat_action_probability: float = 0.25) -> tuple[float, list[float]]:
+    """The v5 protocol on envs of their own: sticky actions 0.25 (unless told otherwise), raw
+    rewards, whole games (no life-loss ends), episodes cut at `max_frames`; each env counts only
+    its first episode. Returns the mean score and the scores.
 
     The envs run on `device`; the policy on `policy_device`, only the small observation batch
     crossing. The CPU is the better place for these few envs: a GPU step costs about 0.2 s
     however many envs it runs, so a whole game of a few thousand steps takes minutes there and
     seconds on the CPU.
     """
-    env = cule.atari_vector_env(game, num_envs, device=device, repeat_action_probability=0.25,
+    env = cule.atari_vector_env(game, num_envs, device=device, repeat_action_probability=repeat_action_probability,
                                 reward_clipping=False, episodic_life=False, max_num_frames_per_episode=max_frames)
     obs, _ = env.reset(seed=seed)
     scores = torch.zeros(num_envs, device=env.device)
@@ -468,7 +469,7 @@ class Run:
             eval_score=self.eval_score, eval_scores=self.eval_scores, target_score=self.args.target_score,
             reached_target=self.reached_target, sessions=self.sessions,
             params_changed=any(not torch.equal(final_params[k], v) for k, v in self.initial_params.items()),
-            device=_device_name(self.dist.device), torch=torch.__version__, cule=cule.__version__,
+            device=device_name(self.dist.device), torch=torch.__version__, cule=cule.__version__,
             date=datetime.datetime.now().isoformat(timespec="seconds"), args=dataclasses.asdict(self.args),
             logdir=str(self.logdir))
         if self.dist.is_main:
@@ -649,7 +650,7 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.3g}"
 
 
-def _device_name(device: torch.device) -> str:
+def device_name(device: torch.device) -> str:
     if device.type == "cuda":
         return torch.cuda.get_device_name(device)
     return f"{_cpu_model()} ({os.cpu_count()} cores)"

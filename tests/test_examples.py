@@ -185,6 +185,25 @@ def test_curves_plot_a_finished_run_and_one_still_going(tmp_path, monkeypatch):
         plot_curves.read_run(tmp_path)
 
 
+def test_evaluate_scores_a_checkpoint_at_each_sticky_probability(tmp_path):
+    evaluate = load("evaluate")
+    load("ppo").main([*TINY, *SCRIPTS["ppo"], "--logdir", str(tmp_path)])
+    result = evaluate.main([str(tmp_path), "--episodes", "2", "--max-frames", "400",
+                            "--repeat-action-probability", "0.25", "0", "--out", str(tmp_path / "eval.json")])
+    assert result["frames_trained"] == 256 and set(result["scores"]) == {"0.25", "0.0"}
+    for run in result["scores"].values():   # 100 steps of Pong: at most a few points either way
+        assert len(run["scores"]) == 2 and -21 <= run["mean"] <= 21
+    assert json.loads((tmp_path / "eval.json").read_text())["scores"] == result["scores"]
+    again = evaluate.main([str(tmp_path), "--episodes", "2", "--max-frames", "400", "--repeat-action-probability", "0"])
+    assert again["scores"]["0.0"] == result["scores"]["0.0"]   # the seed fixes the envs and the sampled actions
+    with pytest.raises(SystemExit):
+        evaluate.main([str(tmp_path), "--repeat-action-probability", "1.5"])
+    dqn = tmp_path / "dqn"
+    load("dqn").main([*TINY, *SCRIPTS["dqn"], "--logdir", str(dqn)])
+    with pytest.raises(ValueError, match="is a 'dqn' run; evaluate.py takes ppo, a2c_vtrace"):
+        evaluate.load_agent(dqn)
+
+
 def test_arguments_from_the_command_line():
     ppo = load("ppo")
     args = ppo.common.parse_args(ppo.Args, ["--num-envs", "16", "--no-anneal-lr", "--target-score", "18.5"])
