@@ -334,19 +334,22 @@ def start(args: RunArgs) -> tuple[Dist, PhaseTimer, TrainingEnv]:
 
 @torch.no_grad()
 def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, max_frames: int = 108_000,
-             policy_device: torch.device | str = "cpu",
-             repeat_action_probability: float = 0.25) -> tuple[float, list[float]]:
+             policy_device: torch.device | str = "cpu", repeat_action_probability: float = 0.25,
+             noop_max: int = 30, make_env: Callable = cule.atari_vector_env) -> tuple[float, list[float]]:
     """The v5 protocol on envs of their own: sticky actions 0.25 (unless told otherwise), raw
-    rewards, whole games (no life-loss ends), episodes cut at `max_frames`; each env counts only
-    its first episode. Returns the mean score and the scores.
+    rewards, whole games (no life-loss ends), episodes cut at `max_frames`, up to `noop_max`
+    no-ops at the start (AtariVectorEnv's 30); each env counts only its first episode. Returns
+    the mean score and the scores.
 
     The envs run on `device`; the policy on `policy_device`, only the small observation batch
     crossing. The CPU is the better place for these few envs: a GPU step costs about 0.2 s
     however many envs it runs, so a whole game of a few thousand steps takes minutes there and
-    seconds on the CPU.
+    seconds on the CPU. `make_env`: another env with atari_vector_env's signature (evaluate.py's
+    check on ale-py's own).
     """
-    env = cule.atari_vector_env(game, num_envs, device=device, repeat_action_probability=repeat_action_probability,
-                                reward_clipping=False, episodic_life=False, max_num_frames_per_episode=max_frames)
+    env = make_env(game, num_envs, device=device, repeat_action_probability=repeat_action_probability,
+                   noop_max=noop_max, reward_clipping=False, episodic_life=False,
+                   max_num_frames_per_episode=max_frames)
     obs, _ = env.reset(seed=seed)
     scores = torch.zeros(num_envs, device=env.device)
     finished = torch.zeros(num_envs, dtype=torch.bool, device=env.device)

@@ -43,11 +43,13 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (by_frames, by_time) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    fig, (by_frames, by_time) = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True, layout="constrained")
     for logdir in args.logdirs:
         summary, rows = read_run(logdir)
         bf16 = ", bf16" if summary["args"].get("bf16") else ""
-        label = f"{summary['algo']} {summary['game']} ({summary['num_envs']} envs{bf16}, {summary['device']})"
+        total = summary["args"].get("total_frames")
+        schedule = f", {total / 1e6:g}M-frame schedule" if total else ""
+        label = f"{summary['algo']} {summary['game']}{schedule} ({summary['num_envs']} envs{bf16}, {summary['device']})"
         if not summary.get("finished", True):
             label += f", {summary['frames'] / 1e6:.1f}M frames so far"
         for axis, x in ((by_frames, "frames"), (by_time, "wall_seconds")):
@@ -62,10 +64,10 @@ def main() -> None:
     by_frames.set_xlabel("emulated frames (millions)")
     by_time.set_xlabel("wall-clock minutes (evaluations included)")
     by_frames.set_ylabel("score")
-    by_frames.legend(fontsize=7)
     for axis in (by_frames, by_time):
         axis.grid(alpha=0.3)
-    fig.tight_layout()
+    # Below both plots, where a long label hides no curve.
+    fig.legend(*by_frames.get_legend_handles_labels(), loc="outside lower center", fontsize=7)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.out, dpi=110)
     print(f"wrote {args.out}")

@@ -14,6 +14,8 @@ import sys
 import pytest
 import torch
 
+import cule
+
 from _examples import EXAMPLES, load
 
 # Pong on the CPU; evaluations of 2 envs cut at 400 frames (100 steps).
@@ -196,12 +198,35 @@ def test_evaluate_scores_a_checkpoint_at_each_sticky_probability(tmp_path):
     assert json.loads((tmp_path / "eval.json").read_text())["scores"] == result["scores"]
     again = evaluate.main([str(tmp_path), "--episodes", "2", "--max-frames", "400", "--repeat-action-probability", "0"])
     assert again["scores"]["0.0"] == result["scores"]["0.0"]   # the seed fixes the envs and the sampled actions
+    without_draws = [str(tmp_path), "--episodes", "2", "--max-frames", "400", "--repeat-action-probability", "0",
+                     "--noop-max", "0", "--env"]   # then the two envs play the same games
+    on_ale_py, on_cule = evaluate.main([*without_draws, "ale-py"]), evaluate.main([*without_draws, "cule"])
+    assert on_ale_py["env"] == "ale-py" and on_ale_py["scores"] == on_cule["scores"]
+    with pytest.raises(SystemExit):
+        evaluate.main([str(tmp_path), "--noop-max", "-1"])
     with pytest.raises(SystemExit):
         evaluate.main([str(tmp_path), "--repeat-action-probability", "1.5"])
     dqn = tmp_path / "dqn"
     load("dqn").main([*TINY, *SCRIPTS["dqn"], "--logdir", str(dqn)])
     with pytest.raises(ValueError, match="is a 'dqn' run; evaluate.py takes ppo, a2c_vtrace"):
         evaluate.load_agent(dqn)
+
+
+def test_evaluate_plays_on_ale_py_as_on_cule():
+    """Without random draws (no sticky actions, no no-op starts) ale-py's env, through
+    evaluate.py's adapter, and cule's show the same frames for the same actions."""
+    evaluate = load("evaluate")
+    options = dict(repeat_action_probability=0.0, noop_max=0, reward_clipping=False)
+    ale, ours = evaluate.AlePyVectorEnv("Pong", 2, **options), cule.atari_vector_env("Pong", 2, **options)
+    (a_obs, _), (c_obs, _) = ale.reset(seed=0), ours.reset(seed=0)
+    actions = torch.tensor([2, 3])
+    for _ in range(50):
+        assert torch.equal(a_obs, c_obs)
+        a_obs, a_reward, *_ = ale.step(actions)
+        c_obs, c_reward, *_ = ours.step(actions)
+        assert torch.equal(a_reward.float(), c_reward.float())
+    with pytest.raises(ValueError, match="ale-py runs on the CPU, not on 'cuda'"):
+        evaluate.AlePyVectorEnv("Pong", 1, device="cuda")
 
 
 def test_arguments_from_the_command_line():
