@@ -351,8 +351,8 @@ def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, m
                    noop_max=noop_max, reward_clipping=False, episodic_life=False,
                    max_num_frames_per_episode=max_frames)
     obs, _ = env.reset(seed=seed)
-    scores = torch.zeros(num_envs, device=env.device)
-    finished = torch.zeros(num_envs, dtype=torch.bool, device=env.device)
+    scores = torch.zeros(num_envs, device=obs.device)
+    finished = torch.zeros(num_envs, dtype=torch.bool, device=obs.device)
     while not finished.all():
         obs, reward, terminated, truncated, _ = env.step(policy(obs.to(policy_device)))
         scores += reward * ~finished

@@ -20,6 +20,7 @@ import ale_py
 import numpy as np
 import torch
 from ale_py.vector_env import AtariVectorEnv
+from gymnasium.wrappers.vector import ArrayConversion
 
 import common
 import cule
@@ -28,26 +29,15 @@ from cule.games import get_game
 ACTOR_CRITICS = ("ppo", "a2c_vtrace")
 
 
-class AlePyVectorEnv:
-    """ale-py's AtariVectorEnv with atari_vector_env's signature, speaking torch on the CPU."""
-
-    def __init__(self, game: str, num_envs: int, device: str = "cpu", **options):
-        if device != "cpu":
-            raise ValueError(f"ale-py runs on the CPU, not on {device!r}")
-        self.env = AtariVectorEnv(get_game(game).id, num_envs, num_threads=1, **options)
-        self.device = torch.device("cpu")
-
-    def reset(self, seed: int):
-        obs, info = self.env.reset(seed=seed)
-        return torch.from_numpy(obs), info
-
-    def step(self, actions: torch.Tensor):
-        obs, reward, terminated, truncated, info = self.env.step(actions.numpy().astype(np.int64))
-        return (torch.from_numpy(obs), torch.from_numpy(reward), torch.from_numpy(terminated),
-                torch.from_numpy(truncated), info)
+def ale_py_vector_env(game: str, num_envs: int, device: str = "cpu", **options):
+    """ale-py's AtariVectorEnv with atari_vector_env's signature, its arrays converted to torch."""
+    if device != "cpu":
+        raise ValueError(f"ale-py runs on the CPU, not on {device!r}")
+    return ArrayConversion(AtariVectorEnv(get_game(game).id, num_envs, num_threads=1, **options),
+                           env_xp=np, target_xp=torch)
 
 
-ENVS = {"cule": cule.atari_vector_env, "ale-py": AlePyVectorEnv}
+ENVS = {"cule": cule.atari_vector_env, "ale-py": ale_py_vector_env}
 
 
 def load_agent(logdir: Path) -> tuple[common.ActorCritic, dict]:

@@ -217,7 +217,7 @@ def test_evaluate_plays_on_ale_py_as_on_cule():
     evaluate.py's adapter, and cule's show the same frames for the same actions."""
     evaluate = load("evaluate")
     options = dict(repeat_action_probability=0.0, noop_max=0, reward_clipping=False)
-    ale, ours = evaluate.AlePyVectorEnv("Pong", 2, **options), cule.atari_vector_env("Pong", 2, **options)
+    ale, ours = evaluate.ale_py_vector_env("Pong", 2, **options), cule.atari_vector_env("Pong", 2, **options)
     (a_obs, _), (c_obs, _) = ale.reset(seed=0), ours.reset(seed=0)
     actions = torch.tensor([2, 3])
     for _ in range(50):
@@ -226,7 +226,7 @@ def test_evaluate_plays_on_ale_py_as_on_cule():
         c_obs, c_reward, *_ = ours.step(actions)
         assert torch.equal(a_reward.float(), c_reward.float())
     with pytest.raises(ValueError, match="ale-py runs on the CPU, not on 'cuda'"):
-        evaluate.AlePyVectorEnv("Pong", 1, device="cuda")
+        evaluate.ale_py_vector_env("Pong", 1, device="cuda")
 
 
 def test_arguments_from_the_command_line():
