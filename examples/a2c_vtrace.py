@@ -24,6 +24,11 @@ Rollout storage is a ring of the last N-steps steps of every env, on the env's d
     python examples/a2c_vtrace.py --game Pong --target-score 18
     # K GPUs of one machine: one process and one CuleEnv of --num-envs envs per GPU, DDP over NCCL
     torchrun --standalone --nproc_per_node=K examples/a2c_vtrace.py --game Pong
+    # the CuLE paper's protocol (no sticky actions in training or evaluation), cut at 3 minutes
+    python examples/a2c_vtrace.py --game Pong --repeat-action-probability 0 --eval-repeat-action-probability 0 \\
+        --target-score 18 --max-train-seconds 180
+    # the GPU configuration without a GPU: the CUDA backend's kernels run on the host, slowly
+    python examples/a2c_vtrace.py --device cpu --backend cuda --num-envs 20 --total-frames 2000 --eval-envs 0
     # plain A2C (single batch, on-policy): the paper's Table 3 baseline
     python examples/a2c_vtrace.py --num-batches 1 --num-steps 5 --steps-per-update 5
     # CPU smoke run, under a minute on 2 cores (torchrun with --device cpu uses gloo)
@@ -34,12 +39,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 from torch.distributions import Categorical
 
 import common
 from common import RunArgs
+from cule.profiling import PhaseTimer
 
 
 @dataclass
@@ -91,6 +98,49 @@ def vtrace(log_rhos: torch.Tensor, rewards: torch.Tensor, dones: torch.Tensor, v
     return targets[:-1], advantages
 
 
+class Segment(NamedTuple):
+    """A group's last num_steps steps, (T, G, ...) oldest first, and the observations after them
+    (G, ...) to bootstrap from: what an update learns from."""
+    obs: torch.Tensor
+    actions: torch.Tensor
+    behaviour_logprobs: torch.Tensor
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    next_obs: torch.Tensor
+
+
+def make_optimizer(model: torch.nn.Module, args: Args) -> torch.optim.Optimizer:
+    return torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)
+
+
+def update(model: torch.nn.Module, optimizer: torch.optim.Optimizer, segment: Segment, args: Args,
+           timer: PhaseTimer) -> dict[str, torch.Tensor]:
+    """One gradient step on a segment, V-trace correcting the steps the current policy did not
+    take; returns the loss and its terms. With K processes, each on its own group, DDP averages
+    the gradients of the equal-sized means: as one process with K times the envs
+    (tests/test_examples.py)."""
+    steps, group_size = segment.actions.shape
+    with timer("forward"):
+        logits, values = model(torch.cat([segment.obs.flatten(0, 1), segment.next_obs]))
+        values = values.view(steps + 1, group_size)
+        pi = Categorical(logits=logits[:-group_size].view(steps, group_size, -1), validate_args=False)
+        logprobs = pi.log_prob(segment.actions)
+        log_rhos = logprobs.detach() - segment.behaviour_logprobs
+        targets, advantages = vtrace(log_rhos, segment.rewards, segment.dones, values.detach(), args.gamma,
+                                     args.rho_bar, args.c_bar)
+        policy_loss = -(advantages * logprobs).mean()
+        value_loss = 0.5 * ((targets - values[:-1]) ** 2).mean()
+        entropy = pi.entropy().mean()
+        loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
+    optimizer.zero_grad()
+    with timer("backward"):   # with several processes, DDP averages the gradients here
+        loss.backward()
+    with timer("optimizer"):
+        torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+        optimizer.step()
+    return dict(loss=loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy, rho=log_rhos.exp().mean())
+
+
 def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
     if args.num_envs % args.num_batches:
@@ -98,8 +148,8 @@ def main(argv: list[str] | None = None) -> dict:
     dist, timer, env = common.start(args)
     device = dist.device
     agent = common.ActorCritic(env.num_actions, args.bf16).to(device)
-    model = common.wrap_ddp(agent, dist)
-    optimizer = torch.optim.RMSprop(model.parameters(), lr=args.learning_rate, alpha=0.99, eps=1e-5)
+    model = common.training_model(agent, args, dist)
+    optimizer = make_optimizer(model, args)
     run = common.Run("a2c_vtrace", args, dist, agent, optimizer, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "rho"))
 
@@ -128,28 +178,9 @@ def main(argv: list[str] | None = None) -> dict:
             envs = slice(group * group_size, (group + 1) * group_size)
             group = (group + 1) % args.num_batches
             window = (ring + step + 1) % steps   # the ring's slots, oldest step first
-            with timer("forward"):
-                x = torch.cat([obs[window, envs].flatten(0, 1), env.obs[envs]])   # + the bootstrap observations
-                logits, values = model(x)
-                values = values.view(steps + 1, group_size)
-                pi = Categorical(logits=logits[:-group_size].view(steps, group_size, -1), validate_args=False)
-                logprobs = pi.log_prob(actions[window, envs])
-                log_rhos = logprobs.detach() - behaviour_logprobs[window, envs]
-                targets, advantages = vtrace(log_rhos, rewards[window, envs], dones[window, envs], values.detach(),
-                                             args.gamma, args.rho_bar, args.c_bar)
-                policy_loss = -(advantages * logprobs).mean()
-                value_loss = 0.5 * ((targets - values[:-1]) ** 2).mean()
-                entropy = pi.entropy().mean()
-                loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
-
-            optimizer.zero_grad()
-            with timer("backward"):   # with several processes, DDP averages the gradients here
-                loss.backward()
-            with timer("optimizer"):
-                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
-                optimizer.step()
-            run.add_losses(loss, policy_loss=policy_loss, value_loss=value_loss, entropy=entropy,
-                           rho=log_rhos.exp().mean())
+            segment = Segment(obs[window, envs], actions[window, envs], behaviour_logprobs[window, envs],
+                              rewards[window, envs], dones[window, envs], env.obs[envs])
+            run.add_losses(**update(model, optimizer, segment, args, timer))
 
         if run.end_iteration(agent.sample_actions):
             break

@@ -20,8 +20,10 @@ import json
 import math
 import os
 import platform
+import signal
 import sys
 import textwrap
+import threading
 import time
 import types
 import typing
@@ -39,6 +41,10 @@ import cule
 from cule.profiling import PhaseTimer
 
 Policy = Callable[[torch.Tensor], torch.Tensor]   # uint8 observations (N, 4, 84, 84) -> N actions
+
+# The phases a training step's time divides into (PhaseTimer's names): the env times the first
+# two, the scripts the others (DQN alone has "replay"). progress.csv has each one's seconds.
+PHASES = ("emulation", "rendering", "inference", "replay", "forward", "backward", "optimizer")
 
 
 # ---- arguments -------------------------------------------------------------------------------
@@ -58,20 +64,28 @@ class RunArgs:
     """seed of the networks, the sampling and the envs; process r uses seed + r"""
     device: str = "cuda" if torch.cuda.is_available() else "cpu"
     """where the training envs, the network and every rollout tensor live (cuda: cuda:LOCAL_RANK under torchrun)"""
+    backend: str | None = None
+    """the training envs' engine, cpu or cuda (default: the device's own); the defaults follow it. cuda with
+    --device cpu runs the GPU's kernels on the host, slowly: a GPU configuration checked without a GPU"""
     repeat_action_probability: float = 0.25
-    """sticky actions of the training envs (v5's 0.25, which evaluations always use)"""
+    """sticky actions of the training envs (v5's 0.25; the CuLE paper's protocol: 0)"""
     life_loss_done: bool = True
     """a lost life ends the bootstrap (the game goes on), as DeepMind's EpisodicLife wrapper"""
     eval_every: int = 1_000_000
     """frames between evaluations (0: only the one at the end)"""
     eval_envs: int = 16
-    """evaluation episodes, one per env: sticky actions 0.25, whole games, raw scores"""
+    """evaluation episodes, one per env: whole games, raw scores, up to 30 no-ops at the start (0: no evaluations)"""
+    eval_repeat_action_probability: float = 0.25
+    """sticky actions of the evaluation envs (v5's 0.25; the CuLE paper's protocol: 0)"""
     eval_max_frames: int = 108_000
     """frames after which an evaluation episode is cut (the v5 protocol's 108,000)"""
     eval_device: str = "cpu"
     """where the evaluation envs run (see evaluate(): the CPU is faster for a few whole episodes)"""
     target_score: float | None = None
     """stop when the mean evaluation score reaches this, recording the time and frames it took"""
+    max_train_seconds: float | None = None
+    """stop after this many seconds of training (evaluations not counted; under torchrun at the first log line
+    past them), evaluate and write the results as at the end"""
     log_every: int = 500_000
     """frames between log lines"""
     logdir: str | None = None
@@ -80,26 +94,32 @@ class RunArgs:
     """the trunk's convolutions and hidden layer in bfloat16 (torch.autocast; the heads, losses and
     weights stay float32): on 2 cores of one CPU 1.6x faster minibatches, on another 1.5x slower; time it
     first (benchmarks/train_step.py)"""
+    compile: str | None = None
+    """torch.compile the network in this mode (default, reduce-overhead: with CUDA graphs, max-autotune);
+    unset: eager. The first updates then take longer (a CPU compiles for about 30 s)"""
     save_weights: str | None = None
     """at the end each process r writes its weights to PATH.rank<r>.pt (and process 0 the initial ones to PATH.initial.pt)"""
     resume: bool = False
-    """go on with the run in --logdir from the checkpoint.pt it writes at every log line (weights, optimizer,
+    """go on with the run in --logdir from the checkpoint.pt it writes at log lines (weights, optimizer,
     counters, logs), with the same arguments but for those of RESUMABLE; the envs start new games"""
 
-    # The defaults that differ on a CPU: the dataclass's are for a GPU, which runs thousands of
-    # envs for the price of a few; these fit 2 to 16 cores. A flag given on the command line wins.
+    # The defaults that differ on the CPU backend: the dataclass's are for the CUDA backend, which
+    # runs thousands of envs for the price of a few; these fit 2 to 16 cores. A flag given on the
+    # command line wins.
     CPU_DEFAULTS: ClassVar[dict[str, object]] = {"eval_envs": 8, "log_every": 100_000}
     # What a resumed run may change: when it stops, how it evaluates and logs, and where its
     # directory now is. (A longer total_frames also stretches what is left of a learning-rate
     # schedule that anneals over it.)
-    RESUMABLE: ClassVar[tuple[str, ...]] = ("total_frames", "target_score", "eval_every", "eval_envs",
-                                            "eval_max_frames", "eval_device", "log_every", "logdir", "resume")
+    RESUMABLE: ClassVar[tuple[str, ...]] = ("total_frames", "target_score", "max_train_seconds", "eval_every",
+                                            "eval_envs", "eval_repeat_action_probability", "eval_max_frames",
+                                            "eval_device", "log_every", "logdir", "resume")
 
 
 def parse_args(cls: type, argv: Sequence[str] | None = None):
     """An instance of the dataclass `cls` from the command line: one --flag-name per field, its help
     the string under the field (CleanRL's convention), booleans as --flag / --no-flag. A field of
-    cls.CPU_DEFAULTS not given takes that default where --device is a CPU, the field's elsewhere."""
+    cls.CPU_DEFAULTS not given takes that default where the envs run the CPU backend (--device cpu
+    without --backend cuda), the field's elsewhere."""
     parser = argparse.ArgumentParser(description=sys.modules[cls.__module__].__doc__,
                                      formatter_class=_HelpFormatter)
     hints, docs = typing.get_type_hints(cls), _field_docs(cls)
@@ -117,7 +137,7 @@ def parse_args(cls: type, argv: Sequence[str] | None = None):
         else:
             parser.add_argument(flag, type=kind, default=default, help=help)
     given = vars(parser.parse_args(argv))
-    on_cpu = torch.device(given["device"]).type == "cpu"
+    on_cpu = (given["backend"] or torch.device(given["device"]).type) == "cpu"
     for name in cls.CPU_DEFAULTS:
         given.setdefault(name, cls.CPU_DEFAULTS[name] if on_cpu else fields[name].default)
     return cls(**given)
@@ -150,6 +170,7 @@ class Dist:
     rank: int
     world_size: int
     device: torch.device
+    distributed: bool = False   # under torchrun: a process group, of one process too (its NCCL path on one GPU)
 
     @property
     def is_main(self) -> bool:
@@ -176,25 +197,28 @@ def setup_distributed(device: str) -> Dist:
         torch.distributed.init_process_group("nccl", device_id=dev, timeout=timeout)
     else:
         torch.distributed.init_process_group("gloo", timeout=timeout)
-    return Dist(torch.distributed.get_rank(), torch.distributed.get_world_size(), dev)
+    return Dist(torch.distributed.get_rank(), torch.distributed.get_world_size(), dev, distributed=True)
 
 
-def wrap_ddp(model: nn.Module, dist: Dist) -> nn.Module:
-    """`model` as the training loop calls it: under DistributedDataParallel when there are several
-    processes (which also copies process 0's initial weights to the others)."""
-    if dist.world_size == 1:
-        return model
-    device_ids = [dist.device.index] if dist.device.type == "cuda" else None
-    return nn.parallel.DistributedDataParallel(model, device_ids=device_ids)
+def training_model(model: nn.Module, args: RunArgs, dist: Dist) -> nn.Module:
+    """`model` as the training loop calls it: under DistributedDataParallel under torchrun (which
+    also copies process 0's initial weights to the others), compiled in place with --compile (so
+    that its state_dict keeps its keys)."""
+    if dist.distributed:
+        device_ids = [dist.device.index] if dist.device.type == "cuda" else None
+        model = nn.parallel.DistributedDataParallel(model, device_ids=device_ids)
+    if args.compile is not None:
+        model.compile(mode=args.compile)
+    return model
 
 
-def broadcast_flag(flag: bool, dist: Dist) -> bool:
-    """Process 0's `flag`, on every process."""
-    if dist.world_size == 1:
-        return flag
-    t = torch.tensor([int(flag)], device=dist.device)
+def broadcast_int(value: int, dist: Dist) -> int:
+    """Process 0's `value`, on every process."""
+    if not dist.distributed:
+        return value
+    t = torch.tensor([value], device=dist.device)
     torch.distributed.broadcast(t, src=0)
-    return bool(t.item())
+    return int(t.item())
 
 
 def cleanup_distributed() -> None:
@@ -274,7 +298,8 @@ class TrainingEnv:
     """
 
     def __init__(self, args: RunArgs, dist: Dist, timer: PhaseTimer):
-        self.env = cule.atari_vector_env(args.game, args.num_envs, device=dist.device, reward_clipping=False,
+        self.env = cule.atari_vector_env(args.game, args.num_envs, device=dist.device, backend=args.backend,
+                                         reward_clipping=False,
                                          repeat_action_probability=args.repeat_action_probability,
                                          autoreset_mode="SameStep")
         self.env.phase_timer = timer   # the env times "emulation" and "rendering" itself
@@ -332,20 +357,24 @@ def start(args: RunArgs) -> tuple[Dist, PhaseTimer, TrainingEnv]:
     return dist, timer, TrainingEnv(args, dist, timer)
 
 
+NOOP_MAX = 30   # no-op starts of the evaluations: AtariVectorEnv's, the v5 protocol's and the CuLE paper's
+
+
 @torch.no_grad()
 def evaluate(policy: Policy, game: str, num_envs: int, device: str, seed: int, max_frames: int = 108_000,
              policy_device: torch.device | str = "cpu", repeat_action_probability: float = 0.25,
-             noop_max: int = 30, make_env: Callable = cule.atari_vector_env) -> tuple[float, list[float]]:
+             noop_max: int = NOOP_MAX, make_env: Callable = cule.atari_vector_env) -> tuple[float, list[float]]:
     """The v5 protocol on envs of their own: sticky actions 0.25 (unless told otherwise), raw
     rewards, whole games (no life-loss ends), episodes cut at `max_frames`, up to `noop_max`
     no-ops at the start (AtariVectorEnv's 30); each env counts only its first episode. Returns
     the mean score and the scores.
 
     The envs run on `device`; the policy on `policy_device`, only the small observation batch
-    crossing. The CPU is the better place for these few envs: a GPU step costs about 0.2 s
-    however many envs it runs, so a whole game of a few thousand steps takes minutes there and
-    seconds on the CPU. `make_env`: another env with atari_vector_env's signature (evaluate.py's
-    check on ale-py's own).
+    crossing. The CPU is the better place for these few envs: a GPU step costs tens of
+    milliseconds however few envs it runs (36 ms for 4,096 Pong envs on an H100, emulation
+    alone: benchmarks/results/fps-pong-2026-11-26-h100.json), so a whole game of a few thousand
+    steps takes minutes there and seconds on the CPU. `make_env`: another env with
+    atari_vector_env's signature (evaluate.py's check on ale-py's own).
     """
     env = make_env(game, num_envs, device=device, repeat_action_probability=repeat_action_probability,
                    noop_max=noop_max, reward_clipping=False, episodic_life=False,
@@ -375,13 +404,17 @@ class Run:
     curves); phase_seconds how the training time divides between the phases the timer brackets
     (the env's emulation and rendering, the script's inference, forward, backward, ...).
 
-    A run can span sessions: process 0 writes logdir/checkpoint.pt at every log line, and a run
-    started with --resume loads it here: the weights, the optimizer's state and the counters and
-    logs go on from there (the times too: they add up the sessions), the envs start new games
-    and torch's RNG a new stream. What a script keeps besides (DQN's replay buffer, A2C's ring of
-    steps) starts empty and refills."""
+    A run can span sessions: process 0 writes logdir/checkpoint.pt at its first log line, then at
+    the first one a minute or more after the last write, and at its last (27 MB for PPO, and on a
+    GPU log lines come every few seconds), and a run started with --resume loads it here: the
+    weights, the optimizer's state and the counters and logs go on from there (the times too:
+    they add up the sessions), the envs start new games and torch's RNG a new stream. What a
+    script keeps besides (DQN's replay buffer, A2C's ring of steps) starts empty and refills."""
 
     CHECKPOINT: ClassVar[str] = "checkpoint.pt"
+    CHECKPOINT_SECONDS: ClassVar[float] = 60.0
+    # Why a run stopped (summary.json's "stopped"); None: it goes on.
+    STOPS: ClassVar[tuple[str | None, ...]] = (None, "frames", "target", "time", "signal")
     # The counters and logs a checkpoint keeps (with the weights, the optimizer and the frames).
     _SAVED: ClassVar[tuple[str, ...]] = ("initial_params", "updates", "losses", "phase_seconds", "eval_score",
                                          "eval_scores", "reached_target", "sessions", "_next_log", "_next_eval",
@@ -403,11 +436,21 @@ class Run:
         self.sessions: list[dict] = []   # where each session of the run began: frames and date
         self._next_log, self._next_eval = args.log_every, args.eval_every
         self._start = time.perf_counter()
+        self._last_checkpoint = -math.inf   # when checkpoint.pt was last written
         self._eval_seconds = 0.0
         self._last = (0, 0.0)            # frames and train seconds at the last log line
         self._shown = 0.0                # when progress was last shown
+        self.stopped: str | None = None
         if args.resume and args.logdir is None:
             raise ValueError("--resume needs --logdir: the directory of the run to go on with")
+        if args.target_score is not None and args.eval_envs == 0:
+            raise ValueError("--target-score needs evaluations: --eval-envs is 0")
+        # SIGTERM (`timeout`, a scheduler, torchrun passing it on) stops the run with its results
+        # written, as --max-train-seconds does, but without an evaluation; a second one at once.
+        self._terminated = False
+        self._previous_sigterm = None   # the handler to put back, where this run installed its own
+        if threading.current_thread() is threading.main_thread():
+            self._previous_sigterm = signal.signal(signal.SIGTERM, self._on_sigterm) or signal.SIG_DFL
         self.logdir = Path(args.logdir or f"runs/{algo}-{args.game}-s{args.seed}-"
                                           f"{datetime.datetime.now():%Y%m%d-%H%M%S}")
         if args.resume:
@@ -415,6 +458,18 @@ class Run:
         self.sessions.append(dict(frames=env.frames, date=datetime.datetime.now().isoformat(timespec="seconds")))
         if dist.is_main:
             self._open_logs()
+
+    def _on_sigterm(self, signum, frame) -> None:
+        self._terminated = True
+        signal.signal(signal.SIGTERM, self._previous_sigterm)   # a second SIGTERM ends the process at once
+
+    def _cut(self) -> str | None:
+        """Why this process would stop before the frame budget: "signal" after SIGTERM, "time" past
+        --max-train-seconds (on the host's clock: the GPU may be a little behind it), else None."""
+        limit = self.args.max_train_seconds
+        if self._terminated:
+            return "signal"
+        return "time" if limit is not None and self._train_seconds() >= limit else None
 
     def add_losses(self, loss: torch.Tensor, **terms: torch.Tensor) -> None:
         """Records one update's loss and its terms: 0-dim tensors on the training device, kept
@@ -426,31 +481,36 @@ class Run:
 
     def end_iteration(self, policy: Policy) -> bool:
         """Called after each iteration with the policy to evaluate: logs and evaluates when due.
-        Returns whether to stop (the same answer on every process)."""
+        Returns whether to stop (the same answer on every process). The reasons to stop other
+        than the frame budget (the target score, --max-train-seconds, SIGTERM) are process 0's:
+        a single process looks at every iteration, torchrun's processes at log lines (each look
+        there is a collective)."""
         frames, every = self.env.frames, self.args.eval_every
         self._show_progress(frames)
         out_of_frames = frames >= self.args.total_frames
-        evaluate_now = out_of_frames or (every > 0 and frames >= self._next_eval)
-        log_now = evaluate_now or frames >= self._next_log
-        if log_now:
-            self._sync()   # the clock reads below then count the work queued so far as training
-        reached = False
-        if evaluate_now:
-            if every > 0:
-                self._next_eval = _next_multiple(frames, every)
-            if self.dist.is_main:
-                self._evaluate(policy)
-                reached = self.args.target_score is not None and self.eval_score >= self.args.target_score
-                if reached:
-                    self.reached_target = dict(frames=frames, train_seconds=self._train_seconds(),
-                                        wall_seconds=time.perf_counter() - self._start)
-            reached = broadcast_flag(reached, self.dist)
-        if log_now:
-            self._next_log = _next_multiple(frames, self.args.log_every)
-            self._log(evaluated=evaluate_now)
-            if self.dist.is_main:
-                self._save_checkpoint()
-        return out_of_frames or reached
+        eval_due = out_of_frames or (every > 0 and frames >= self._next_eval)
+        if not (eval_due or frames >= self._next_log or (not self.dist.distributed and self._cut())):
+            return False
+        self._sync()   # the clock reads below then count the work queued so far as training
+        cut = self._cut()
+        evaluate_now = self.args.eval_envs > 0 and cut != "signal" and (eval_due or cut == "time")
+        if every > 0 and eval_due:
+            self._next_eval = _next_multiple(frames, every)
+        stop = cut
+        if self.dist.is_main and evaluate_now:
+            self._evaluate(policy)
+            if self.args.target_score is not None and self.eval_score >= self.args.target_score:
+                stop = "target"
+                self.reached_target = dict(frames=frames, train_seconds=self._train_seconds(),
+                                           wall_seconds=time.perf_counter() - self._start)
+        stop = self.STOPS[broadcast_int(self.STOPS.index(stop), self.dist)]
+        self.stopped = stop or ("frames" if out_of_frames else None)
+        self._next_log = _next_multiple(frames, self.args.log_every)
+        self._log(evaluated=evaluate_now)
+        if self.dist.is_main and (self.stopped or
+                                  time.perf_counter() - self._last_checkpoint >= self.CHECKPOINT_SECONDS):
+            self._save_checkpoint()
+        return self.stopped is not None
 
     def finish(self) -> dict:
         """Saves the weights if asked, writes summary.json (process 0), leaves the process group
@@ -466,11 +526,15 @@ class Run:
                 torch.save(self.initial_params, f"{path}.initial.pt")
         summary = dict(
             algo=self.algo, game=self.args.game, num_envs=self.args.num_envs, world_size=self.dist.world_size,
+            process_group=torch.distributed.get_backend() if self.dist.distributed else None,
             seed=self.args.seed, frames=self.env.frames, updates=self.updates,
             train_seconds=self._train_seconds(), wall_seconds=time.perf_counter() - self._start,
             phase_seconds=dict(sorted(self.phase_seconds.items(), key=lambda kv: -kv[1])),
-            eval_score=self.eval_score, eval_scores=self.eval_scores, target_score=self.args.target_score,
-            reached_target=self.reached_target, sessions=self.sessions,
+            stopped=self.stopped, eval_score=self.eval_score, eval_scores=self.eval_scores,
+            evaluation=dict(episodes=self.args.eval_envs,
+                            repeat_action_probability=self.args.eval_repeat_action_probability, noop_max=NOOP_MAX,
+                            max_frames=self.args.eval_max_frames, whole_games=True, device=self.args.eval_device),
+            target_score=self.args.target_score, reached_target=self.reached_target, sessions=self.sessions,
             params_changed=any(not torch.equal(final_params[k], v) for k, v in self.initial_params.items()),
             device=device_name(self.dist.device), torch=torch.__version__, cule=cule.__version__,
             date=datetime.datetime.now().isoformat(timespec="seconds"), args=dataclasses.asdict(self.args),
@@ -482,6 +546,8 @@ class Run:
                 self._tensorboard.close()
             if self._progress is not None:
                 self._progress.close()
+        if self._previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._previous_sigterm)
         cleanup_distributed()
         return dict(summary, losses=self.losses, initial_params=self.initial_params, final_params=final_params)
 
@@ -495,6 +561,7 @@ class Run:
         path = self.logdir / self.CHECKPOINT
         torch.save(state, path.with_suffix(".tmp"))
         os.replace(path.with_suffix(".tmp"), path)
+        self._last_checkpoint = time.perf_counter()
 
     def _resume(self) -> None:
         path = self.logdir / self.CHECKPOINT
@@ -544,7 +611,8 @@ class Run:
         self.eval_score, self.eval_scores = evaluate(
             policy, self.args.game, self.args.eval_envs, self.args.eval_device,
             seed=self.args.seed + self.dist.world_size,   # a seed no training env uses
-            max_frames=self.args.eval_max_frames, policy_device=self.dist.device)
+            max_frames=self.args.eval_max_frames, policy_device=self.dist.device,
+            repeat_action_probability=self.args.eval_repeat_action_probability)
         seconds = time.perf_counter() - start
         self._eval_seconds += seconds
         self._print(f"evaluated: mean score {self.eval_score:.3g} (from {min(self.eval_scores):.3g} to "
@@ -586,7 +654,8 @@ class Run:
         # (a rewrite left in the write buffer would keep only those flushed when it filled).
         with open(path.with_suffix(".tmp"), "w", newline="") as f:
             csv.writer(f).writerows([["frames", "wall_seconds", "train_seconds", "updates", "train_return",
-                                      "eval_score", "fps", *self.loss_names], *rows])
+                                      "eval_score", "fps", *self.loss_names, *(f"{p}_seconds" for p in PHASES)],
+                                     *rows])
         os.replace(path.with_suffix(".tmp"), path)
         self._csv_file = open(path, "a", newline="")
         self._csv = csv.writer(self._csv_file)
@@ -620,17 +689,20 @@ class Run:
         self._pending = {name: [] for name in self.loss_names}
         train_return = self.env.pop_mean_return()
         eval_score = self.eval_score if evaluated else None
+        report = self.timer.report()
+        phase_seconds = self._take_phase_times()
         row = dict(frames=frames, wall_seconds=time.perf_counter() - self._start, train_seconds=train_seconds,
-                   updates=self.updates, train_return=train_return, eval_score=eval_score, fps=fps, **losses)
+                   updates=self.updates, train_return=train_return, eval_score=eval_score, fps=fps, **losses,
+                   **{f"{phase}_seconds": phase_seconds.get(phase) for phase in PHASES})
         self._csv.writerow(["" if v is None else v for v in row.values()])
         self._csv_file.flush()
         if self._tensorboard is not None:
             for name, value in row.items():
                 if value is not None and name not in ("frames", "wall_seconds", "updates"):
-                    group = "losses" if name in self.loss_names else "charts"
+                    group = ("losses" if name in self.loss_names
+                             else "phases" if name.removesuffix("_seconds") in PHASES else "charts")
                     self._tensorboard.add_scalar(f"{group}/{name}", value, frames)
-        report = self.timer.report()
-        untimed = interval_seconds - sum(self._take_phase_times().values())
+        untimed = interval_seconds - sum(phase_seconds.values())
         line = (f"frames {frames:,} | train {train_seconds:.1f}s | {fps:,.0f} fps | updates {self.updates:,} | "
                 f"return {_fmt(train_return)} | eval {_fmt(eval_score)} | loss {_fmt(losses['loss'])}\n"
                 f"    time: {report} | not in a phase: {max(untimed, 0):.2f}s of {interval_seconds:.2f}s")

@@ -26,7 +26,6 @@ Breakout run they made). --help gives both.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 import torch
@@ -140,11 +139,12 @@ def main(argv: list[str] | None = None) -> dict:
     dist, timer, env = common.start(args)
     device = dist.device
     q_network = QNetwork(env.num_actions, args.bf16).to(device)
-    model = common.wrap_ddp(q_network, dist)
+    model = common.training_model(q_network, args, dist)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
     run = common.Run("dqn", args, dist, q_network, optimizer, env, timer, loss_names=("q_mean",))
-    # After wrap_ddp (process 0's weights on every process) and Run (a resumed run's weights).
-    target_network = copy.deepcopy(q_network)
+    # After training_model (process 0's weights on every process) and Run (a resumed run's weights).
+    target_network = QNetwork(env.num_actions, args.bf16).to(device)
+    target_network.load_state_dict(q_network.state_dict())
     buffer = ReplayBuffer(args.buffer_size, args.num_envs, env.obs.shape[1:], device)
 
     def policy(obs: torch.Tensor) -> torch.Tensor:

@@ -1,8 +1,9 @@
 """Learning curves of training runs as a PNG: each run's training return (mean of the episodes
 that ended since the previous log line) and evaluation score, against emulated frames and
-against wall-clock time, from the progress.csv and summary.json in its logdir. A run still
-going, or stopped to be resumed, has no summary.json yet: its checkpoint.pt names it instead,
-and its label says "so far".
+against training time (wall-clock time less the evaluations, in seconds or, past ten minutes,
+minutes), from the progress.csv and summary.json in its logdir; a dashed line at each target
+score. A run still going, or stopped to be resumed, has no summary.json yet: its checkpoint.pt
+names it instead, and its label says "so far".
 
     python examples/plot_curves.py examples/results/ppo-breakout-cpu --out examples/results/ppo-breakout-cpu/curve.png
 
@@ -43,17 +44,20 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    runs = [read_run(logdir) for logdir in args.logdirs]
+    minutes = max(row["train_seconds"] for _, rows in runs for row in rows) > 600
     fig, (by_frames, by_time) = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True, layout="constrained")
-    for logdir in args.logdirs:
-        summary, rows = read_run(logdir)
+    for summary, rows in runs:
         bf16 = ", bf16" if summary["args"].get("bf16") else ""
         total = summary["args"].get("total_frames")
         schedule = f", {total / 1e6:g}M-frame schedule" if total else ""
-        label = f"{summary['algo']} {summary['game']}{schedule} ({summary['num_envs']} envs{bf16}, {summary['device']})"
+        sticky = summary["args"].get("repeat_action_probability", 0.25)
+        label = (f"{summary['algo']} {summary['game']}{schedule} ({summary['num_envs']} envs{bf16}, sticky {sticky:g}, "
+                 f"seed {summary['args']['seed']}, {summary['device']})")
         if not summary.get("finished", True):
             label += f", {summary['frames'] / 1e6:.1f}M frames so far"
-        for axis, x in ((by_frames, "frames"), (by_time, "wall_seconds")):
-            scale = 1e6 if x == "frames" else 60.0
+        for axis, x in ((by_frames, "frames"), (by_time, "train_seconds")):
+            scale = 1e6 if x == "frames" else 60.0 if minutes else 1.0
             train = [(r[x] / scale, r["train_return"]) for r in rows if r["train_return"] is not None]
             evals = [(r[x] / scale, r["eval_score"]) for r in rows if r["eval_score"] is not None]
             colour = None
@@ -62,7 +66,10 @@ def main() -> None:
             if evals:
                 axis.plot(*zip(*evals), "o-", color=colour, label=f"{label}: evaluation score")
     by_frames.set_xlabel("emulated frames (millions)")
-    by_time.set_xlabel("wall-clock minutes (evaluations included)")
+    by_time.set_xlabel(f"training {'minutes' if minutes else 'seconds'} (evaluations left out)")
+    for target in sorted({s["args"]["target_score"] for s, _ in runs if s["args"].get("target_score") is not None}):
+        for axis in (by_frames, by_time):
+            axis.axhline(target, color="grey", linestyle="--", linewidth=0.8)
     by_frames.set_ylabel("score")
     for axis in (by_frames, by_time):
         axis.grid(alpha=0.3)

@@ -10,18 +10,26 @@ advantages; then update_epochs passes over it in num_minibatches shuffled miniba
     python examples/ppo.py --game Pong --target-score 18
     # K GPUs of one machine: one process and one CuleEnv of --num-envs envs per GPU, DDP over NCCL
     torchrun --standalone --nproc_per_node=K examples/ppo.py --game Pong
+    # the CuLE paper's protocol (no sticky actions in training or evaluation), cut at 3 minutes
+    python examples/ppo.py --game Pong --repeat-action-probability 0 --eval-repeat-action-probability 0 \\
+        --target-score 18 --max-train-seconds 180
+    # the GPU configuration without a GPU: the CUDA backend's kernels run on the host, slowly
+    python examples/ppo.py --device cpu --backend cuda --num-envs 16 --total-frames 2000 --eval-envs 0
     # CPU smoke run, under a minute on 2 cores (torchrun with --device cpu uses gloo)
     python examples/ppo.py --device cpu --num-envs 8 --num-steps 16 --total-frames 4096 --log-every 1024 \\
         --eval-envs 2 --eval-max-frames 1000
 
-The defaults on a GPU are starting points, not tuned: a GPU step takes about 0.2 s for any
-number of envs up to a few thousand, so many envs (4,096) and short rollouts (8 steps) give both
-throughput and several updates per second of emulation; minibatches of 4,096 samples, 4 epochs,
-CleanRL's learning rate and coefficients otherwise. On a CPU (--device cpu, or no GPU) they are
-CleanRL's ppo_atari: 8 envs x 128 steps in 4 minibatches, 4 epochs, 40 million frames (its 10
-million agent steps, the span the learning rate anneals over); they took Breakout to 16.6 in 2
-million frames on 2 cores, and Pong above 10 in 10 million (examples/README.md). --help gives
-both; --bf16 may be faster on a CPU, or slower: time it with benchmarks/train_step.py.
+The defaults with the CUDA backend (the GPU configuration) are starting points, not tuned yet: a
+GPU step of the emulator costs about as much for 16,384 envs as for 4,096 (46 ms and 36 ms on an
+H100, emulation alone: benchmarks/results/fps-pong-2026-11-26-h100.json), so many envs (4,096)
+and short rollouts (8 steps) give both throughput and several updates per second; minibatches of
+4,096 samples, 4 epochs, CleanRL's learning rate and coefficients otherwise. On the CPU backend
+(--device cpu, or no GPU) they are CleanRL's ppo_atari: 8 envs x 128 steps in 4 minibatches, 4
+epochs, 40 million frames (its 10 million agent steps, the span the learning rate anneals over);
+they took Breakout to 16.6 in 2 million frames on 2 cores, and Pong to 15.9 with sticky actions
+(20.5 without) in 40 million (examples/README.md). --help gives both. --bf16 and --compile may be
+faster, or slower: benchmarks/train_fps.py times the loop with them (train_step.py the network
+alone, on a CPU).
 """
 from __future__ import annotations
 
@@ -30,10 +38,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import torch
+import torch.distributed
 from torch.distributions import Categorical
 
 import common
 from common import RunArgs
+from cule.profiling import PhaseTimer
 
 
 @dataclass
@@ -114,7 +124,7 @@ def ppo_loss(new_logprobs: torch.Tensor, old_logprobs: torch.Tensor, advantages:
         clipfrac = ((ratio - 1.0).abs() > clip_coef).float().mean()
 
     if norm_adv:
-        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+        advantages = normalise(advantages)
     policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_coef, 1 + clip_coef)).mean()
 
     if clip_vloss:
@@ -127,6 +137,65 @@ def ppo_loss(new_logprobs: torch.Tensor, old_logprobs: torch.Tensor, advantages:
     return PPOLoss(loss, policy_loss, value_loss, entropy, approx_kl, clipfrac)
 
 
+def normalise(advantages: torch.Tensor) -> torch.Tensor:
+    """(A - mean) / (std + 1e-8). Under torchrun the mean and the standard deviation are those of
+    every process's advantages together, so that K processes normalise as one process with all
+    their samples."""
+    if not torch.distributed.is_initialized():
+        return (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    a = advantages.double()
+    stats = torch.stack([a.new_tensor(a.numel()), a.sum(), (a * a).sum()])
+    torch.distributed.all_reduce(stats)
+    count, total, squares = stats
+    mean = total / count
+    std = ((squares - count * mean * mean) / (count - 1)).sqrt()
+    return ((advantages - mean) / (std + 1e-8)).to(advantages.dtype)
+
+
+class Batch(NamedTuple):
+    """A rollout flattened over its steps and envs: what an update learns from."""
+    obs: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+    values: torch.Tensor
+
+
+def make_optimizer(model: torch.nn.Module, args: Args) -> torch.optim.Optimizer:
+    return torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
+
+
+def update(model: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Batch, args: Args,
+           timer: PhaseTimer) -> list[PPOLoss]:
+    """update_epochs passes over the batch in num_minibatches shuffled minibatches, a gradient
+    step each; returns each minibatch's loss terms. With K processes each learns from its own
+    batch, DistributedDataParallel averages the gradients and normalise() the advantages over
+    all of them: as one process with K times the envs (tests/test_examples.py)."""
+    size = len(batch.actions)
+    minibatch_size = size // args.num_minibatches
+    losses = []
+    for _ in range(args.update_epochs):
+        order = torch.randperm(size, device=batch.actions.device)
+        for start in range(0, size, minibatch_size):
+            mb = order[start:start + minibatch_size]
+            with timer("forward"):
+                logits, new_values = model(batch.obs[mb])
+                pi = Categorical(logits=logits, validate_args=False)
+                terms = ppo_loss(pi.log_prob(batch.actions[mb]), batch.logprobs[mb], batch.advantages[mb], new_values,
+                                 batch.values[mb], batch.returns[mb], pi.entropy(), clip_coef=args.clip_coef,
+                                 clip_vloss=args.clip_vloss, norm_adv=args.norm_adv, ent_coef=args.ent_coef,
+                                 vf_coef=args.vf_coef)
+            optimizer.zero_grad()
+            with timer("backward"):   # with several processes, DDP averages the gradients here
+                terms.loss.backward()
+            with timer("optimizer"):
+                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                optimizer.step()
+            losses.append(terms)
+    return losses
+
+
 def main(argv: list[str] | None = None) -> dict:
     args = common.parse_args(Args, argv)
     # Equal minibatches: a short last one could hold one sample, whose advantages' std is NaN.
@@ -136,8 +205,8 @@ def main(argv: list[str] | None = None) -> dict:
     dist, timer, env = common.start(args)
     device = dist.device
     agent = common.ActorCritic(env.num_actions, args.bf16).to(device)
-    model = common.wrap_ddp(agent, dist)
-    optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
+    model = common.training_model(agent, args, dist)
+    optimizer = make_optimizer(model, args)
     run = common.Run("ppo", args, dist, agent, optimizer, env, timer,
                      loss_names=("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac"))
 
@@ -148,8 +217,6 @@ def main(argv: list[str] | None = None) -> dict:
     rewards = torch.zeros((steps, n), device=device)
     dones = torch.zeros((steps, n), dtype=torch.bool, device=device)
     values = torch.zeros((steps, n), device=device)
-    batch_size = steps * n
-    minibatch_size = batch_size // args.num_minibatches
     frames_per_iteration = steps * env.frames_per_step
     num_iterations = math.ceil(args.total_frames / frames_per_iteration)
 
@@ -171,27 +238,10 @@ def main(argv: list[str] | None = None) -> dict:
             advantages = gae(rewards, values, dones, model(env.obs)[1], args.gamma, args.gae_lambda)
             returns = advantages + values
 
-        b_obs, b_actions, b_logprobs = obs.flatten(0, 1), actions.flatten(), logprobs.flatten()
-        b_advantages, b_returns, b_values = advantages.flatten(), returns.flatten(), values.flatten()
-        for _ in range(args.update_epochs):
-            order = torch.randperm(batch_size, device=device)
-            for start in range(0, batch_size, minibatch_size):
-                mb = order[start:start + minibatch_size]
-                with timer("forward"):
-                    logits, new_values = model(b_obs[mb])
-                    pi = Categorical(logits=logits, validate_args=False)
-                    losses = ppo_loss(pi.log_prob(b_actions[mb]), b_logprobs[mb], b_advantages[mb], new_values,
-                                      b_values[mb], b_returns[mb], pi.entropy(), clip_coef=args.clip_coef,
-                                      clip_vloss=args.clip_vloss, norm_adv=args.norm_adv, ent_coef=args.ent_coef,
-                                      vf_coef=args.vf_coef)
-
-                optimizer.zero_grad()
-                with timer("backward"):   # with several processes, DDP averages the gradients here
-                    losses.loss.backward()
-                with timer("optimizer"):
-                    torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
-                    optimizer.step()
-                run.add_losses(**losses._asdict())
+        batch = Batch(obs.flatten(0, 1), actions.flatten(), logprobs.flatten(), advantages.flatten(),
+                      returns.flatten(), values.flatten())
+        for terms in update(model, optimizer, batch, args, timer):
+            run.add_losses(**terms._asdict())
 
         if run.end_iteration(agent.sample_actions):
             break

@@ -8,6 +8,7 @@ import math
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -78,10 +79,47 @@ def test_the_trunk_computes_the_nature_cnn_in_either_layout_and_precision():
     torch.testing.assert_close(features, expected, rtol=0.05, atol=0.02)
 
 
+# The GPU configurations (the defaults with the CUDA backend) on the CUDA backend run on the host,
+# with fewer envs: PPO 2 iterations of 16 envs x 8 steps in 8 minibatches, 4 epochs; A2C 20 groups
+# of 1 env, N-steps 20 and an update every step from the 20th (5 updates). No evaluations.
+ON_THE_HOST = ["--game", "Pong", "--device", "cpu", "--backend", "cuda", "--seed", "0", "--eval-envs", "0"]
+GPU_CONFIGURATIONS = {"ppo": ["--num-envs", "16", "--total-frames", "1024", "--log-every", "512"],
+                      "a2c_vtrace": ["--num-envs", "20", "--total-frames", "1920", "--log-every", "960"]}
+
+
+@pytest.mark.parametrize("script", GPU_CONFIGURATIONS)
+def test_the_gpu_configuration_trains_on_the_cuda_backend_run_on_the_host(script, tmp_path):
+    summary = load(script).main([*ON_THE_HOST, *GPU_CONFIGURATIONS[script], "--logdir", str(tmp_path)])
+    args = summary["args"]
+    assert args["backend"] == "cuda" and summary["device"].endswith("cores)")
+    if script == "ppo":
+        assert (args["num_steps"], args["num_minibatches"], args["update_epochs"]) == (8, 8, 4)
+        assert summary["updates"] == 2 * 8 * 4
+    else:
+        assert (args["num_batches"], args["num_steps"], args["steps_per_update"]) == (20, 20, 1)
+        assert summary["updates"] == 24 - 20 + 1
+    assert summary["params_changed"] and all(math.isfinite(loss) for loss in summary["losses"])
+    assert summary["stopped"] == "frames" and summary["eval_score"] is None and summary["eval_scores"] == []
+    with open(tmp_path / "progress.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 and all(float(r["emulation_seconds"]) > 0 for r in rows)
+    assert float(rows[-1]["forward_seconds"]) > 0 and rows[-1]["replay_seconds"] == ""   # no phase of DQN's
+
+
 def test_bf16_runs_train(tmp_path):
     summary = load("ppo").main([*TINY, *SCRIPTS["ppo"], "--bf16", "--logdir", str(tmp_path)])
     assert summary["args"]["bf16"] and all(math.isfinite(loss) for loss in summary["losses"])
     assert all(not torch.equal(v, summary["final_params"][k]) for k, v in summary["initial_params"].items())
+
+
+def test_compiled_network_learns_as_the_eager_one(tmp_path):
+    # torch.compile (about 25 s on 2 cores) computes the same network: the same actions sampled,
+    # the same losses, update after update.
+    argv = [*TINY, *SCRIPTS["ppo"], "--eval-every", "0"]
+    eager = load("ppo").main([*argv, "--logdir", str(tmp_path / "eager")])
+    compiled = load("ppo").main([*argv, "--compile", "default", "--logdir", str(tmp_path / "compiled")])
+    assert compiled["args"]["compile"] == "default" and len(compiled["losses"]) == len(eager["losses"]) == 8
+    assert compiled["losses"] == pytest.approx(eager["losses"], rel=1e-4, abs=1e-6)
 
 
 def test_target_score_stops_the_run_and_is_recorded(tmp_path):
@@ -91,6 +129,32 @@ def test_target_score_stops_the_run_and_is_recorded(tmp_path):
     assert summary["frames"] == 128
     reached = json.loads((tmp_path / "summary.json").read_text())["reached_target"]
     assert reached["frames"] == 128 and 0 < reached["train_seconds"] <= reached["wall_seconds"]
+
+
+def test_a_time_limit_stops_the_run_evaluated(tmp_path):
+    summary = load("ppo").main([*TINY, *SCRIPTS["ppo"], "--total-frames", "100000", "--max-train-seconds", "0.001",
+                                "--eval-every", "0", "--eval-repeat-action-probability", "0",
+                                "--logdir", str(tmp_path)])
+    assert summary["frames"] == 128 and summary["stopped"] == "time" and len(summary["eval_scores"]) == 2
+    assert summary["evaluation"] == dict(episodes=2, repeat_action_probability=0.0, noop_max=30, max_frames=400,
+                                         whole_games=True, device="cpu")
+    with pytest.raises(ValueError, match="--target-score needs evaluations: --eval-envs is 0"):
+        load("ppo").main([*TINY, *SCRIPTS["ppo"], "--eval-envs", "0", "--target-score", "18"])
+
+
+def test_sigterm_stops_the_run_at_its_next_log_line_with_its_results(tmp_path):
+    words = smoke_command("ppo")
+    run = subprocess.Popen([sys.executable, *words[1:], "--total-frames", "10000000", "--logdir", str(tmp_path)],
+                           cwd=EXAMPLES.parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    for line in run.stdout:
+        if "frames " in line:   # the first log line: the run is under way
+            run.send_signal(signal.SIGTERM)
+            break
+    rest = run.stdout.read()
+    assert run.wait(timeout=120) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["stopped"] == "signal" and 1024 < summary["frames"] < 10_000_000
+    assert "evaluating" not in rest   # no evaluation after the signal
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
@@ -352,3 +416,24 @@ def test_torchrun_two_processes_end_with_the_same_weights(tmp_path):
     assert all(not torch.equal(rank0[k], initial[k]) for k in rank0)
     summary = json.loads((tmp_path / "logs" / "summary.json").read_text())
     assert summary["world_size"] == 2 and summary["frames"] == 256
+
+
+@pytest.mark.parametrize("script", ["ppo", "a2c_vtrace"])
+def test_two_gloo_processes_learn_as_one_process_with_twice_the_envs(script, tmp_path):
+    # Updates on one rollout of 8 envs: its envs split between two processes, or all in one.
+    # DDP averages the gradients of equal-sized means, and PPO normalises its advantages over
+    # both processes (with each process's own statistics the weights differ by 9e-4 here, 3e-7
+    # with the shared ones; an update moves them by about 5e-4).
+    helper = str(EXAMPLES.parent / "tests" / "_ddp_update.py")
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    for command in ([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", helper,
+                     script, str(tmp_path / "two.pt")],
+                    [sys.executable, helper, script, str(tmp_path / "one.pt")]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=240, env=env)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    two, one = torch.load(tmp_path / "two.pt"), torch.load(tmp_path / "one.pt")
+    torch.manual_seed(0)
+    initial = load(script).common.ActorCritic(6).state_dict()   # as the helper makes it
+    for name, weights in one.items():
+        assert (weights - initial[name]).abs().max() > 1e-4, name   # the updates moved every parameter
+        torch.testing.assert_close(two[name], weights, rtol=0, atol=1e-5, msg=name)
