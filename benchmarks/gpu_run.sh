@@ -1,15 +1,46 @@
 #!/bin/bash
-# One call on a GPU machine: build the CPU extension, run the CUDA tests (GPU == CPU bit for bit),
-# benchmark, profile. Logs and results go to $OUT (default ./gpu-out). Stages, in order, from
-# the arguments: build smoke test test-long steps bench variants ncu loop train. Needs torch with CUDA, CuPy, and for the
-# oracle and the peers ale-py, gymnasium and EnvPool on PYTHONPATH (see ../shared/tools/gpu-site.sh).
+# One call on a GPU machine: the checks, benchmarks and training runs that need a GPU. Logs and
+# results go to $OUT (default ./gpu-out). Stages, in the order given as arguments:
+#   build smoke test test-long steps bench variants ncu loop      the emulator: exact, fast
+#   cold-start pong pong-sticky torchrun train-fps train-fps-variants      training on one GPU
+# Needs torch with CUDA, CuPy, and gymnasium (with ale-py and EnvPool for the oracle and the
+# peers) on PYTHONPATH: ../shared/tools/gpu-site.sh builds .gpu-site, which the call carries.
+# The training queue, one call of about 9 minutes (the order is the priority: a call cut short
+# keeps the stages before):
+#   bash benchmarks/gpu_run.sh build cold-start pong pong-sticky train-fps torchrun
+# and a second, where device time is left: PONG_RUNS="a2c_vtrace:2 ppo:1" ... build pong train-fps-variants
 # What fits a session's 15 device minutes (H100, 2026-11-26): build 1 min, smoke 0.5, test over 4
 # (TEST_WORKERS=8: each worker compiles the all-games module first), steps 3, ncu 0.4 a step.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:$PWD/.gpu-site:${PYTHONPATH:-}
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:${GPU_SITE:-$PWD/.gpu-site}:${PYTHONPATH:-}
 log() { echo "== $* ($(date +%T))"; }
+# NVRTC's kernel cache, new on a new machine (cold-start times it empty, then fills it).
+export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/.gpu-cache}
+# The training runs' directories, outside $OUT (which brings back 8 files at most), packed after
+# each run into $OUT/runs.tgz without checkpoints and TensorBoard events.
+RUNS=${RUNS:-/tmp/gpu-runs}
+TRAIN_SECONDS=${TRAIN_SECONDS:-100}
+mkdir -p "$RUNS"
+pack() { tar czf "$OUT/runs.tgz" -C "$RUNS" --exclude=checkpoint.pt --exclude='*.tmp' --exclude='events.out.*' .; }
+# The training stages run on a CPU too, for their plumbing (tests/test_training_benchmarks.py):
+# TRAIN_DEVICE=cpu TRAIN_ARGS="--backend cuda --num-envs 20 ...".
+train() {   # name script seed flags...: examples/<script>.py on Pong, cut at TRAIN_SECONDS of training
+  local name=$1-$2-s$3 script=$2 seed=$3
+  shift 3
+  log "$name"
+  TQDM_DISABLE=1 timeout -k 30 $((TRAIN_SECONDS + 300)) ${LAUNCH:-python3} examples/$script.py --device ${TRAIN_DEVICE:-cuda} \
+    --game Pong --seed "$seed" --max-train-seconds "$TRAIN_SECONDS" --eval-every ${EVAL_EVERY:-500000} \
+    --logdir "$RUNS/$name" "$@" ${TRAIN_ARGS:-} > "$RUNS/$name.log" 2>&1
+  grep -aE "^frames |evaluated|Error" "$RUNS/$name.log" | tail -5
+  python3 -c "import json, sys; s = json.load(open(sys.argv[1])); print('stopped:', s['stopped'], '| reached:', \
+s['reached_target'], '| score', s['eval_score'], '| frames', s['frames'], '| train s', round(s['train_seconds']), \
+'| processes', s['world_size'], s['process_group'], '| phases', {k: round(v, 1) for k, v in s['phase_seconds'].items()})" \
+    "$RUNS/$name/summary.json" \
+    || echo "$name: no summary.json"
+  pack
+}
 for stage in "$@"; do
   case $stage in
     build)   # the machine's default compilers link libstdc++ statically, which breaks next to torch
@@ -74,24 +105,34 @@ PY
       log loop
       timeout ${LOOP_TIMEOUT:-200} python3 benchmarks/loop_profile.py --seconds ${LOOP_SECONDS:-60} --out "$OUT" 2>&1 \
         | tee "$OUT/loop.log" | tail -45 ;;
-    train)   # time to a Pong mean score of 18 (examples/) with the GPU defaults, evaluated every 250,000
-             # frames, each run cut at TRAIN_TIMEOUT s; with several GPUs also one process per GPU (torchrun).
-             # Its plumbing on a CPU: TRAIN_DEVICE=cpu TRAIN_ARGS="--total-frames 2048 --num-envs 8 ..."
-      gpus=$(python3 -c "import torch; print(torch.cuda.device_count())")
-      for script in ${TRAIN_SCRIPTS:-ppo a2c_vtrace}; do
-        for procs in 1 $([ "${gpus:-1}" -gt 1 ] && echo "$gpus"); do
-          name=train-$script-${procs}gpu
-          launch="python3"
-          [ "$procs" -gt 1 ] && launch="torchrun --standalone --nproc_per_node=$procs"
-          log "$name"
-          timeout ${TRAIN_TIMEOUT:-420} $launch examples/$script.py --device ${TRAIN_DEVICE:-cuda} --game Pong --target-score 18 \
-            --eval-every 250000 --logdir "$OUT/$name" ${TRAIN_ARGS:-} > "$OUT/$name.log" 2>&1
-          grep -E "frames |time:|evaluated" "$OUT/$name.log" | tail -6
-          python3 -c "import json, sys; s = json.load(open(sys.argv[1])); print('reached', s['reached_target'], \
-'score', s['eval_score'], 'frames', s['frames'], 'train s', round(s['train_seconds']))" "$OUT/$name/summary.json" \
-            2>/dev/null || echo "$name: no summary (cut at ${TRAIN_TIMEOUT:-420} s?)"
-        done
+    cold-start)   # a new process to its first step at 4,096 envs, with an empty and a warm NVRTC cache; it
+                  # fills $CUPY_CACHE_DIR, so that the stages after it start warm
+      log cold-start
+      timeout ${COLD_START_TIMEOUT:-300} python3 benchmarks/cold_start.py --device cuda --num-envs 4096 --out "$OUT" \
+        --fill-cache "$CUPY_CACHE_DIR" 2>&1 | tail -3 ;;
+    pong)    # time to a Pong mean evaluation score of 18 under the CuLE paper's protocol (no sticky actions,
+             # in training or evaluation; up to 30 no-op starts), each run cut at TRAIN_SECONDS of training.
+             # PONG_RUNS: script:seed ...
+      for run in ${PONG_RUNS:-a2c_vtrace:1}; do
+        train pong "${run%:*}" "${run#*:}" --repeat-action-probability 0 --eval-repeat-action-probability 0 \
+          --target-score 18
       done ;;
+    pong-sticky)   # the same budget under v5's sticky actions (0.25 in training and evaluation), no target
+      for run in ${STICKY_RUNS:-a2c_vtrace:1}; do train pong-sticky "${run%:*}" "${run#*:}"; done ;;
+    torchrun)   # the examples' multi-GPU path: one process per GPU, DDP over NCCL (for one process too)
+      gpus=$(python3 -c "import torch; print(max(torch.cuda.device_count(), 1))")
+      LAUNCH="python3 -m torch.distributed.run --standalone --nproc_per_node=$gpus" TRAIN_SECONDS=${TORCHRUN_SECONDS:-20} \
+        train torchrun a2c_vtrace 1 --repeat-action-probability 0 --eval-repeat-action-probability 0 --eval-envs 8 ;;
+    train-fps)   # the training loop's frames/s beside emulation alone, TRAIN_FPS_ENVS envs, the GPU defaults
+      log train-fps
+      timeout ${TRAIN_FPS_TIMEOUT:-240} python3 benchmarks/train_fps.py --device cuda \
+        --num-envs ${TRAIN_FPS_ENVS:-1024 4096 16384} --seconds ${TRAIN_FPS_SECONDS:-6} --warmup 4 --out "$OUT" \
+        ${TRAIN_FPS_ARGS:-} 2>&1 | grep -E "frames/s|wrote|Error" ;;
+    train-fps-variants)   # the same at 4,096 envs with bf16 and torch.compile
+      log train-fps-variants
+      timeout ${TRAIN_FPS_TIMEOUT:-400} python3 benchmarks/train_fps.py --device cuda --num-envs 4096 \
+        --variants "" "--bf16" "--compile default" "--bf16 --compile max-autotune" --seconds 6 --warmup 4 \
+        --out "$OUT" 2>&1 | grep -E "frames/s|wrote|Error" ;;
   esac
 done
 log done
