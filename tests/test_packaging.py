@@ -1,6 +1,7 @@
 """The wheel ships kernels/ (NVRTC compiles it at run time) as the package cule.kernels and its
 subpackages: every kernel source must be matched by the package-data patterns of pyproject.toml,
-in a directory listed as a package."""
+in a directory listed as a package. And the repository tracks no large file."""
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,14 @@ def test_the_wheel_builds_without_deprecation_warnings_and_holds_the_sources(tmp
     assert len(kernels) > 60 and kernels <= names, sorted(kernels - names)
     assert {"cule/py.typed", "cule/__init__.py", "cule/wrappers.py"} <= names
     assert {n.split(".")[0] for n in names if n.endswith(".so")} == {"cule/_cpu", "cule/_cuda_host", "cule/_probes"}
+
+
+def test_no_tracked_file_is_over_1_mb():
+    # No checkpoints or other large binaries in git: every clone downloads them, and every copy of
+    # the tree to a GPU machine carries them. A run's checkpoint is made again by its command.
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: nothing is tracked")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    sizes = {name: (ROOT / name).stat().st_size for name in listed.decode().split("\0") if (ROOT / name).is_file()}
+    assert len(sizes) > 100
+    assert {name: size for name, size in sizes.items() if size > 1_000_000} == {}
