@@ -68,7 +68,7 @@ def test_plot_fps_names_an_unknown_engine_or_load(tmp_path):
 
 
 def test_plot_simt_model_draws_and_tabulates_the_committed_runs(tmp_path):
-    """benchmarks/plot_simt_model.py on the runs docs/status.md's table (the built layout's sectors,
+    """benchmarks/plot_simt_model.py on the runs docs/results.md's table (the built layout's sectors,
     age 3,000; global and local memory) and docs/simt-lanes.png (every age) come from."""
     import json
     import subprocess

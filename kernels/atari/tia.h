@@ -442,7 +442,7 @@ CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
 // A frame not drawn needs only the collision latches. A span is then taken 64 pixels at a time,
 // a window: bit i of an object's word is pixel h + i, and each copy is placed once, where
 // drawing builds each 32-pixel word copy by copy. This halves the instructions collisions cost
-// in Space Invaders' undrawn frames (docs/status.md).
+// in Space Invaders' undrawn frames (docs/results.md).
 
 // The pixels of c in the window from pixel h: copy offsets taken round the line, so that a copy
 // past the right edge wraps onto pixels 0 and on. Bits past the line's end are the caller's to
