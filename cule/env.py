@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _cpu
-from .backends import SCREEN_WIDTH, CpuBackend, ObservationSettings, StepSettings
+from .backends import RAM_BYTES, SCREEN_WIDTH, CpuBackend, ObservationSettings, StepSettings
 from .games import Game, get_game
 from .reset import FIRE, NOOP, act, ale_reset
 from .roms import load_rom
@@ -227,7 +227,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._action_table = np.asarray(self.action_set, dtype=np.uint8)   # action index -> ALE's id
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if obs_type == "ram":
-            frame_shape = (128,)
+            frame_shape = (RAM_BYTES,)
         self.single_observation_space = Box(0, 255, (self.stack_num, *frame_shape), np.uint8)
         self.single_action_space = Discrete(len(self.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -370,7 +370,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """Writes the 128 RAM bytes of `env_ids` (default: all), as ale-py's setRAM does byte by
         byte: `ram` is uint8, shape (len(env_ids), 128), a tensor or an array."""
         ids = self._env_ids(env_ids)
-        self._backend.set_ram(self._bytes_arg("ram", ram, (len(ids), 128)), ids)
+        self._backend.set_ram(self._bytes_arg("ram", ram, (len(ids), RAM_BYTES)), ids)
 
     @_one_thread_at_a_time
     @_after_reset

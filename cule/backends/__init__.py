@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from .. import _cpu
 
 SCREEN_WIDTH = _cpu.SCREEN_WIDTH   # ALE's frames: this wide, Game.screen_height high
+RAM_BYTES = _cpu.RAM_BYTES         # the RIOT's RAM, ALE's getRAM
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class ObservationSettings:
     @property
     def frame_shape(self) -> tuple[int, ...]:
         if self.ram:
-            return (128,)
+            return (RAM_BYTES,)
         return (self.height, self.width) + (() if self.grey else (3,))
 
 

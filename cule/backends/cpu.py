@@ -6,7 +6,7 @@ import torch
 
 from .. import _cpu
 from ..games import Game
-from . import SCREEN_WIDTH, ObservationSettings, StepSettings
+from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
 
 
 class CpuBackend:
@@ -81,7 +81,7 @@ class CpuBackend:
         return torch.from_numpy(out.view(bool))
 
     def ram(self) -> torch.Tensor:
-        out = np.zeros((self.num_envs, 128), dtype=np.uint8)
+        out = np.zeros((self.num_envs, RAM_BYTES), dtype=np.uint8)
         self._vec.ram(out)
         return torch.from_numpy(out)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 
 import numpy as np
 import torch
@@ -24,7 +25,7 @@ import torch
 from .. import _cpu
 from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
-from . import SCREEN_WIDTH, ObservationSettings, StepSettings
+from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
 
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment), whole warps
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
@@ -32,8 +33,9 @@ RENDER_BLOCK = 64      # threads per block of the render kernel (one per environ
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 WARP_LANES = _cpu.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
 WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
-KERNEL_NAMES = ("cule_step", "cule_step_logged", "cule_step_in_passes", "cule_render", "cule_render_by_clock",
-                "cule_redo", "cule_reset", "cule_observe", "cule_area_axes", "cule_layout")
+# The entry points, as kernels/cuda/kernels.cu defines them (the host module lists them too: the
+# same names, tests/test_cuda.py).
+KERNEL_NAMES = tuple(re.findall(r'^extern "C" __global__ void (\w+)\(', (KERNELS / CUDA_ENTRY).read_text(), re.M))
 
 
 def _import_cupy():
@@ -265,7 +267,7 @@ class CudaBackend:
 
     def ram(self) -> torch.Tensor:
         at = self._layout["ram"]
-        return self._machines[:, at:at + 128].clone()
+        return self._machines[:, at:at + RAM_BYTES].clone()
 
     def screens(self) -> torch.Tensor:
         front = self._machines[:, self._layout["front"]].long()
@@ -290,7 +292,7 @@ class CudaBackend:
     def set_ram(self, ram: torch.Tensor, env_ids: np.ndarray) -> None:
         ids = torch.from_numpy(env_ids).to(self.device)
         at = self._layout["ram"]
-        self._machines[ids, at:at + 128] = ram.to(self.device)
+        self._machines[ids, at:at + RAM_BYTES] = ram.to(self.device)
 
     def redone(self) -> torch.Tensor:
         """The envs whose last split step its log could not draw, so that cule_redo ran it again

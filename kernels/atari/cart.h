@@ -45,13 +45,15 @@ struct Dpc {
     u64 music_fraction;   // the part of an oscillator clock left over then: a double, as its bits
 };
 
+enum : u32 { CART_RAM_BYTES = 128 };   // a Superchip's RAM, at $F000-$F0FF
+
 struct Cart {
     u8 scheme;
     // F8, F6 and their Superchip forms, DPC: bank[0] is the 4 KiB bank. E0: bank[i] is the 1 KiB
     // slice in segment i.
     u8 bank[4];
     u8 padding[3];   // explicit: states move and compare as bytes
-    u8 ram[128];     // Superchip
+    u8 ram[CART_RAM_BYTES];   // Superchip
     Dpc dpc;
 };
 
@@ -79,7 +81,7 @@ CULE_HD void cart_reset(Cart& c, Draw& draw) {
         c.bank[3] = 7;
     }
     if (cart_has_superchip(c.scheme))
-        for (u32 i = 0; i < 128; ++i) c.ram[i] = (u8)draw();
+        for (u32 i = 0; i < CART_RAM_BYTES; ++i) c.ram[i] = (u8)draw();
     c.dpc.music_cycles = 0;   // the system cycle count starts again at 0
     c.dpc.music_fraction = 0;
 }

@@ -106,10 +106,10 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
 // one address, read one 32-byte sector where each lane's console would give it a sector of its
 // own (benchmarks/simt_model.py's tiles layout). The state between frames stays the console's
 // bytes: console_frame copies the RAM into the tile and back (`lane`: the lane's byte 0).
-enum : u32 { WARP_LANES = 32, WARP_RAM_BYTES = 128 * WARP_LANES };
+enum : u32 { WARP_LANES = 32, WARP_RAM_BYTES = RAM_BYTES * WARP_LANES };
 
 CULE_HD void ram_to_warp_tile(const Console& c, u8* lane) {   // the RAM's 8-byte aligned (state_layout)
-    for (u32 k = 0; k < 128; k += 8) {
+    for (u32 k = 0; k < RAM_BYTES; k += 8) {
         const u64 w = load_word(c.riot.ram + k);
         CULE_UNROLL
         for (u32 b = 0; b < 8; ++b) lane[(k + b) * WARP_LANES] = (u8)(w >> 8 * b);
@@ -117,7 +117,7 @@ CULE_HD void ram_to_warp_tile(const Console& c, u8* lane) {   // the RAM's 8-byt
 }
 
 CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
-    for (u32 k = 0; k < 128; k += 8) {
+    for (u32 k = 0; k < RAM_BYTES; k += 8) {
         u64 w = 0;
         CULE_UNROLL
         for (u32 b = 0; b < 8; ++b) w |= (u64)lane[(k + b) * WARP_LANES] << 8 * b;

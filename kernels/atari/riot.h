@@ -7,8 +7,10 @@
 
 namespace cule {
 
+enum : u32 { RAM_BYTES = 128 };   // the RIOT's RAM: what ALE's getRAM and setRAM see
+
 struct Riot {
-    u8 ram[128];
+    u8 ram[RAM_BYTES];
     u32 timer;               // value written to TIMxT
     u32 shift;               // log2 of the interval: 0, 3, 6 or 10
     i32 cycles_when_set;     // relative to the frame's cycle counter, like every cycle stamp

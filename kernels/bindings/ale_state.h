@@ -37,7 +37,7 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
 
     Riot& r = c.riot;
     std::string ram = f["myRAM"].cast<std::string>();
-    std::memcpy(r.ram, ram.data(), 128);
+    std::memcpy(r.ram, ram.data(), RAM_BYTES);
     r.timer = (u32)get("myTimer");
     r.shift = (u32)get("myIntervalShift");
     r.cycles_when_set = (i32)get("myCyclesWhenTimerSet");
@@ -95,7 +95,7 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& f) {
     if (f.contains("myCurrentBank")) cart.bank[0] = (u8)get("myCurrentBank");
     if (cart_has_superchip(cart.scheme)) {
         std::vector<i64> ram = ints("superchipRAM");
-        for (i32 i = 0; i < 128; ++i) cart.ram[i] = (u8)ram[i];
+        for (u32 i = 0; i < CART_RAM_BYTES; ++i) cart.ram[i] = (u8)ram[i];
     }
     if (cart.scheme == CART_DPC) {
         Dpc& d = cart.dpc;

@@ -19,7 +19,7 @@ inline i32 screen_bytes(const Display& display) { return 2 * display_pixels(disp
 inline py::dict cart_fields(const Cart& c) {
     py::dict d;
     d["bank"] = c.bank[0];
-    if (cart_has_superchip(c.scheme)) d["ram"] = py::bytes((const char*)c.ram, 128);
+    if (cart_has_superchip(c.scheme)) d["ram"] = py::bytes((const char*)c.ram, (size_t)CART_RAM_BYTES);
     if (c.scheme == CART_DPC) {
         const Dpc& p = c.dpc;
         auto list = [](const auto* v, u32 n) {

@@ -62,7 +62,7 @@ class SingleConsole {
         m_.switches = spec_.wiring.power_on_switches;
         std::fill(screens_.begin(), screens_.end(), 0);
         mt_seed(mt_, SYSTEM_RANDOM_SEED);
-        for (u32 i = 0; i < 128; ++i) m_.console.riot.ram[i] = (u8)mt_next(mt_);
+        for (u32 i = 0; i < RAM_BYTES; ++i) m_.console.riot.ram[i] = (u8)mt_next(mt_);
         riot_reset(m_.console.riot, mt_next(mt_));
         system_reset(spec_.detection_display);
         for (int i = 0; i < 60; ++i) frame(NOOP, NOOP, false, false, false);
@@ -93,7 +93,7 @@ class SingleConsole {
     void game_select_mode(int mode) { cule::game_select_mode(spec_.game, m_.game, mode); }
     void clear_actions() { m_.action_a = m_.action_b = NOOP; }
 
-    Bytes ram() const { return Bytes(128, m_.console.riot.ram); }
+    Bytes ram() const { return Bytes(RAM_BYTES, m_.console.riot.ram); }
     Bytes screen() const {
         return Bytes({(i32)m_.console.tia.height, (i32)SCREEN_WIDTH}, console_screen(m_.console, screens_.data()));
     }

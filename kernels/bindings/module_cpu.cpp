@@ -16,6 +16,7 @@ PYBIND11_MODULE(_cpu, m) {
     m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
+    m.attr("RAM_BYTES") = (int)RAM_BYTES;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;

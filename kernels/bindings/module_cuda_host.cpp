@@ -93,21 +93,17 @@ void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const p
 
 }  // namespace
 
-#define CULE_HOST_KERNELS(X) \
-    X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_render_by_clock) X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) \
-    X(cule_layout)
-
 PYBIND11_MODULE(_cuda_host, m) {
     m.doc() = "kernels/cuda/kernels.cu executed on the host, thread by thread, for testing the CUDA backend";
 #define CULE_DEF(name)                                                                                     \
     m.def(#name, [](u32 grid, u32 block, const py::tuple& args, i32 threads, bool warps) {                 \
         launch(name, #name, grid, block, args, threads, warps);                                            \
     }, py::arg("grid"), py::arg("block"), py::arg("args"), py::arg("threads") = 1, py::arg("warps") = false);
-    CULE_HOST_KERNELS(CULE_DEF)
+    CULE_FOR_EACH_KERNEL(CULE_DEF)
 #undef CULE_DEF
     py::list names;
 #define CULE_NAME(name) names.append(#name);
-    CULE_HOST_KERNELS(CULE_NAME)
+    CULE_FOR_EACH_KERNEL(CULE_NAME)
 #undef CULE_NAME
     m.attr("KERNEL_NAMES") = py::tuple(names);
 }

@@ -207,7 +207,7 @@ class VecEnv {
     void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool) {
         if (depth < 1) throw std::invalid_argument("stacks need at least one frame, got " + std::to_string(depth));
         stacks_.observer = ram ? nullptr : std::make_unique<Observer>(spec_.display.height, grey, height, width);
-        stacks_.frame_bytes = ram ? 128 : stacks_.observer->frame_bytes;
+        stacks_.frame_bytes = ram ? RAM_BYTES : stacks_.observer->frame_bytes;
         stacks_.depth = depth;
         stacks_.maxpool = maxpool;
         stacks_.newest = 0;
@@ -259,8 +259,9 @@ class VecEnv {
     }
 
     void ram(py::array_t<u8, py::array::c_style>& out) const {
-        check_length(out.size() / 128, "ram buffer");
-        for (i32 i = 0; i < n_; ++i) std::memcpy(out.mutable_data() + (size_t)i * 128, machines_[i].console.riot.ram, 128);
+        check_length(out.size() / RAM_BYTES, "ram buffer");
+        for (i32 i = 0; i < n_; ++i)
+            std::memcpy(out.mutable_data() + (size_t)i * RAM_BYTES, machines_[i].console.riot.ram, RAM_BYTES);
     }
 
     py::dict info() const {
@@ -303,14 +304,14 @@ class VecEnv {
         }
     }
 
-    // ALE's setRAM for all 128 bytes of each listed environment; nothing else changes.
+    // ALE's setRAM for all RAM_BYTES bytes of each listed environment; nothing else changes.
     void set_ram(const py::array_t<u8, py::array::c_style>& ram, const py::array_t<i64, py::array::c_style>& env_ids) {
-        if (ram.ndim() != 2 || ram.shape(1) != 128 || ram.shape(0) != env_ids.size())
+        if (ram.ndim() != 2 || ram.shape(1) != RAM_BYTES || ram.shape(0) != env_ids.size())
             throw std::invalid_argument("ram must have shape (len(env_ids), 128)");
         for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
             i64 i = env_ids.data()[j];
             if (i < 0 || i >= n_) throw std::invalid_argument("env id out of range: " + std::to_string(i));
-            std::memcpy(machines_[i].console.riot.ram, ram.data(j, 0), 128);
+            std::memcpy(machines_[i].console.riot.ram, ram.data(j, 0), RAM_BYTES);
         }
     }
 

@@ -158,3 +158,9 @@ extern "C" __global__ void cule_area_axes(AreaAxis* axes, i32 screen_height, i32
 extern "C" __global__ void cule_layout(u64* out) {
     if (blockIdx.x * blockDim.x + threadIdx.x == 0) state_layout(out);
 }
+
+// Every entry point above, for the host launcher (kernels/bindings/module_cuda_host.cpp);
+// cule/backends/cuda.py takes their names from the definitions themselves.
+#define CULE_FOR_EACH_KERNEL(X)                                                                        \
+    X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_render_by_clock) \
+    X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) X(cule_layout)
