@@ -17,6 +17,10 @@ KERNELS = Path(__file__).resolve().parent / "kernels"
 if not KERNELS.is_dir():   # editable install: the sources stay in the repository
     KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 CUDA_ENTRY = "cuda/kernels.cu"
+# NVRTC's options for the CUDA entry points, here and in cule/backends/cuda.py. --fmad=false:
+# frame resizing must round as OpenCV does (kernels/env/resize.h), as g++'s -ffp-contract=off
+# makes the host modules round (setup.py).
+OPTIONS = (f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space", "--fmad=false")
 
 
 class NvrtcError(RuntimeError):
@@ -80,9 +84,7 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
     prog = ctypes.c_void_p()
     check = _checker(lib)
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), source, source_name.encode(), 0, None, None), "create")
-    # --fmad=false: frame resizing must round as OpenCV does (kernels/env/resize.h).
-    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space",
-               "--fmad=false"]
+    options = [f"--gpu-architecture={arch}", *OPTIONS]
     options += [f"-D{k}={v}" for k, v in (defines or {}).items()] + (extra or [])
     argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
     try:

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from .. import _cpu
+from .. import nvrtc
 from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
 from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
@@ -76,8 +77,7 @@ SPECIALISE = True
 def _nvrtc_module(game_index: int | None, device_index: int) -> dict:
     """The entry points of kernels/cuda/kernels.cu on one device, for one game or (None) all."""
     cupy = _import_cupy()
-    options = ("-std=c++17", f"-I{KERNELS}", "--device-as-default-execution-space", "--fmad=false",
-               f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")
+    options = (*nvrtc.OPTIONS, f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")
     if game_index is not None:
         options += (f"-DCULE_GAME={game_index}",)
     options += tuple(os.environ.get("CULE_NVRTC_OPTIONS", "").split())   # tuning, e.g. --maxrregcount=96
