@@ -18,7 +18,7 @@ from gymnasium.vector.utils import batch_space
 from . import _cpu
 from .backends import RAM_BYTES, SCREEN_WIDTH, CpuBackend, ObservationSettings, StepSettings
 from .games import Game, get_game
-from .reset import FIRE, NOOP, act, ale_reset
+from .reset import FIRE, reset_pool
 from .roms import load_rom
 
 # "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
@@ -233,25 +233,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
-        rom = load_rom(self.game, rom_path)
-        console, self._spec = make_console(self.game, rom)
-        # ALE's post-reset state, as gymnasium's reset(seed=...) and AtariVectorEnv make it:
-        # loadROM resets into the default mode, then reset_game resets again into the chosen
-        # mode on the same console (RAM and frame counter carry over; 12 games end up elsewhere
-        # than after loadROM alone).
-        ale_reset(console, self.game, self.game.default_mode, self.game.default_difficulty)
-        ale_reset(console, self.game, self.mode, self.difficulty)
-        # AtariVectorEnv's reset: FIRE once where the action set has it, then 0 .. K-1 NOOP frames
-        # in all, the FIRE frame counting as one of them.
-        fire = bool(use_fire_reset) and FIRE in self.action_set
-        if fire:
-            act(console, FIRE)
-        pool = [console.state()]
-        for _ in range(max(noop_max - fire, 1) - 1):   # noop starts: states after further NOOP frames
-            console.frame(NOOP)
-            console.count_frame()
-            pool.append(console.state())
-
+        console, self._spec = make_console(self.game, load_rom(self.game, rom_path))
+        pool = reset_pool(console, self.game, self.mode, self.difficulty,
+                          fire=bool(use_fire_reset) and FIRE in self.action_set, noop_max=noop_max)
         self._post_reset_state = pool[0]
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 int(max_num_frames_per_episode), self.game.legal_actions, bool(episodic_life),
@@ -260,15 +244,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             _check_positive_int("num_threads", num_threads)
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
                                            self.stack_num, self.maxpool)
-        pool = np.stack(pool)
-        if self.backend == "cpu":
-            self._backend = CpuBackend(self.game, self._spec, pool, settings, observations, threads)
-        else:
-            from .backends.cuda import CudaBackend, GpuKernels, HostKernels
-            kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
-            self._backend = CudaBackend(self.game, self._spec, pool, settings, observations, kernels)
-            self._backend.split_render = self.cuda_step != "one-kernel"
-            self._backend.warp_schedule = self.cuda_step == "in-passes"
+        self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`
@@ -280,6 +256,18 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._started = False   # by the first reset()
         # A cule.profiling.PhaseTimer, or None: step() then times "emulation" and "rendering".
         self.phase_timer = None
+
+    def _make_backend(self, pool: np.ndarray, settings: StepSettings, observations: ObservationSettings,
+                      threads: int):
+        """The engine of self.backend on self.device, its envs starting from `pool`."""
+        if self.backend == "cpu":
+            return CpuBackend(self.game, self._spec, pool, settings, observations, threads)
+        from .backends.cuda import CudaBackend, GpuKernels, HostKernels
+        kernels = GpuKernels(self.device, self.game.index) if self.device.type == "cuda" else HostKernels(threads)
+        backend = CudaBackend(self.game, self._spec, pool, settings, observations, kernels)
+        backend.split_render = self.cuda_step != "one-kernel"
+        backend.warp_schedule = self.cuda_step == "in-passes"
+        return backend
 
     # ---- API ---------------------------------------------------------------------------------
 

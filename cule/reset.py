@@ -198,3 +198,22 @@ def ale_reset(console, game: Game, mode: int, difficulty: int) -> None:
             console.frame(NOOP, reset=True)
         else:
             console.frame(action)
+
+
+def reset_pool(console, game: Game, mode: int, difficulty: int, fire: bool, noop_max: int) -> np.ndarray:
+    """The states every episode starts from, (K, state size): ALE's post-reset state as gymnasium's
+    reset(seed=...) and AtariVectorEnv make it (loadROM resets into the default mode, then
+    reset_game resets again into the chosen mode on the same console: RAM and frame counter carry
+    over, and 12 games end up elsewhere than after loadROM alone), then AtariVectorEnv's no-op
+    starts: FIRE once where `fire`, then 0 .. noop_max - 1 NOOP frames in all, the FIRE frame
+    counting as one of them, a state after each."""
+    ale_reset(console, game, game.default_mode, game.default_difficulty)
+    ale_reset(console, game, mode, difficulty)
+    if fire:
+        act(console, FIRE)
+    pool = [console.state()]
+    for _ in range(max(noop_max - fire, 1) - 1):
+        console.frame(NOOP)
+        console.count_frame()
+        pool.append(console.state())
+    return np.stack(pool)
