@@ -163,6 +163,33 @@ def test_frame_stack_shifts_and_returns_fresh_tensors():
     assert torch.equal(env.step([0, 0])[0][:, :3], previous[:, 1:])
 
 
+def _tensors(value):
+    """The tensors in an output: a tensor, or those of a tuple or a dict, nested."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else []
+    return [t for item in items for t in _tensors(item)]
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+@pytest.mark.parametrize("num_envs", [1, 3])
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+def test_every_tensor_handed_out_keeps_its_values(backend, num_envs, autoreset_mode):
+    # Later steps, resets (episodes of 24 frames) and reads never write into a tensor handed out:
+    # with one env the CUDA backend's info counters were views of its state.
+    env = CuleEnv("breakout", num_envs, device="cpu", backend=backend, frameskip=4, grayscale=True, img_height=42,
+                  img_width=32, stack_num=2, autoreset_mode=autoreset_mode, max_num_frames_per_episode=24)
+    handed_out = []
+    def keep(output):
+        handed_out.extend((t, t.clone()) for t in _tensors(output))
+    keep(env.reset(seed=0))
+    for step in range(16):
+        keep(env.step([1 + step % 3] * num_envs))
+        keep((env.get_ram(), env.get_states(), env.get_screens()))
+    assert len(handed_out) > 16 * 8
+    assert all(torch.equal(t, copy) for t, copy in handed_out)
+
+
 def test_set_ram_checks_shape_dtype_and_ids():
     env = CuleEnv("pong", num_envs=2)
     env.reset(seed=0)

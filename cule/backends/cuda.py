@@ -334,8 +334,10 @@ class CudaBackend:
         return t.contiguous()
 
     def _int32_field(self, name: str) -> torch.Tensor:
+        """A fresh copy of a field: .contiguous() would return the state itself where the slice is
+        contiguous already (one env)."""
         at = self._layout[name]
-        return self._machines[:, at:at + 4].contiguous().view(torch.int32).view(self.num_envs)
+        return self._machines[:, at:at + 4].clone().view(torch.int32).view(self.num_envs)
 
     def _area_axes(self, height: int, width: int) -> torch.Tensor:
         key = (height, width)
