@@ -5,8 +5,8 @@ on its device, then each script (examples/ppo.py, a2c_vtrace.py) in each variant
 such as "--bf16" or "--compile default"). A script runs in this process with its defaults for
 the device (the GPU configuration on the CUDA backend, the CPU one on the CPU backend) but for
 --num-envs (A2C's rounded down to a multiple of its groups), without evaluations, with a log
-line per PPO iteration or per A2C ring of N-steps steps, until the first log line past --warmup
-+ --seconds of training; its log lines, and its checkpoints once a minute, are part of the loop
+line per PPO iteration or per A2C ring of N-steps steps, for --warmup + --seconds of training
+(or --frames); its log lines, and its checkpoints once a minute, are part of the loop
 measured. The log intervals from the first log line past --warmup seconds (NVRTC, cuDNN's
 choices, torch.compile), or the last interval, give the loop's frames/s and its time by phase,
 as progress.csv has it (emulation, rendering, inference, forward, backward, optimizer; what no
@@ -55,8 +55,9 @@ def loop_fps(script: str, num_envs: int, variant: str, args: argparse.Namespace,
     frames_per_log = num_envs * 4 * config.num_steps
     with open(logdir / "output.txt", "w") as output, contextlib.redirect_stdout(output), \
             contextlib.redirect_stderr(output):   # its log lines and progress bar
-        summary = module.main([*flags, "--total-frames", str(10 ** 12), "--log-every", str(frames_per_log),
-                               "--max-train-seconds", str(args.warmup + args.seconds), "--logdir", str(logdir)])
+        budget = (["--total-frames", str(args.frames)] if args.frames else
+                  ["--total-frames", str(10 ** 12), "--max-train-seconds", str(args.warmup + args.seconds)])
+        summary = module.main([*flags, *budget, "--log-every", str(frames_per_log), "--logdir", str(logdir)])
     with open(logdir / "progress.csv", newline="") as f:
         rows = [{k: float(v) if v else 0.0 for k, v in row.items()} for row in csv.DictReader(f)]
     rows.insert(0, dict.fromkeys(rows[0], 0.0))   # the start
@@ -108,6 +109,8 @@ def main() -> None:
     p.add_argument("--variants", nargs="+", default=[""],
                    help='extra flags of the scripts, one string per variant ("": the defaults)')
     p.add_argument("--seconds", type=float, default=20.0, help="training seconds measured per configuration")
+    p.add_argument("--frames", type=int, help="instead of --seconds, train each configuration for this many frames "
+                                              "(a fixed amount of work, whatever the machine's load: the tests)")
     p.add_argument("--warmup", type=float, default=5.0, help="training seconds left out first")
     p.add_argument("--emulation-seconds", type=float, default=3.0)
     p.add_argument("--note", default="", help="what else ran on the machine meanwhile")

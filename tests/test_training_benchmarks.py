@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_train_fps_measures_each_script_beside_emulation(tmp_path):
     command = [sys.executable, str(ROOT / "benchmarks" / "train_fps.py"), "--device", "cpu", "--backend", "cuda",
-               "--num-envs", "20", "--seconds", "6", "--warmup", "0", "--emulation-seconds", "0.5",
+               "--num-envs", "20", "--frames", "2400", "--warmup", "0", "--emulation-seconds", "0.5",
                "--out", str(tmp_path)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-3000:]
