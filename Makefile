@@ -42,7 +42,7 @@ SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -DCULE_QUICK_BUILD
 build/sanitize/_%.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O1 -g -shared -fPIC -fopenmp -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
+	$(CXX) -std=c++17 -O1 -g -shared -fPIC -pthread -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_$*.cpp -o $@
 
 test-sanitize: $(SANITIZE_LIBS)

@@ -14,19 +14,18 @@ FLAGS = ["-O3", "-ffp-contract=off", "-fno-math-errno", "-Wno-unknown-pragmas"]
 HEADERS = sorted(str(p) for p in Path("kernels").rglob("*") if p.suffix in {".h", ".cu"})
 
 
-def extension(name: str, source: str, openmp: bool = False) -> Pybind11Extension:
-    openmp_flags = ["-fopenmp"] if openmp else []
+def extension(name: str, source: str) -> Pybind11Extension:
     return Pybind11Extension(name, [source], include_dirs=["kernels"], depends=HEADERS, cxx_std=17,
-                             extra_compile_args=FLAGS + openmp_flags, extra_link_args=openmp_flags)
+                             extra_compile_args=FLAGS)
 
 
 setup(
     ext_modules=[
         # The CPU backend (its threads are its own: kernels/bindings/thread_pool.h).
         extension("cule._cpu", "kernels/bindings/module_cpu.cpp"),
-        # The CUDA entry points executed on the host, thread by thread, blocks on OpenMP threads:
-        # the CUDA backend on a machine without a GPU (tests, CI).
-        extension("cule._cuda_host", "kernels/bindings/module_cuda_host.cpp", openmp=True),
+        # The CUDA entry points executed on the host, thread by thread, blocks on the same kind of
+        # threads: the CUDA backend on a machine without a GPU (tests, CI).
+        extension("cule._cuda_host", "kernels/bindings/module_cuda_host.cpp"),
         # Single components driven one access at a time, for the tests only.
         extension("cule._probes", "kernels/testing/module_probes.cpp"),
     ],

@@ -6,6 +6,7 @@ import functools
 import inspect
 import os
 import threading
+import warnings
 from typing import Any, Sequence
 
 import gymnasium
@@ -88,11 +89,36 @@ def _check_positive_int(name: str, value: Any) -> int:
     return _check_int(name, value, 1)
 
 
+# A process forked from one that ran torch's CPU threads (OpenMP) cannot start them again: its
+# parallel operations hang (a plain 4 MB copy does). torch's DataLoader runs its forked workers
+# on one thread for this reason; a CuleEnv made or used in a forked child does the same, and says
+# so. (The env's own threads survive a fork: kernels/bindings/thread_pool.h.)
+_forked = False
+
+
+def _after_fork_in_child() -> None:
+    global _forked
+    _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _one_torch_thread_if_forked() -> None:
+    if _forked and torch.get_num_threads() > 1:
+        warnings.warn("cule: this process was forked, and torch's CPU threads cannot start again in it (its "
+                      "parallel operations would hang): torch.set_num_threads(1), as DataLoader's workers do. "
+                      "Processes started with multiprocessing's 'spawn' or 'forkserver' keep their threads.",
+                      RuntimeWarning, stacklevel=3)
+        torch.set_num_threads(1)
+
+
 def _one_thread_at_a_time(method):
     """A call that another thread's call on the same env would corrupt (the engine runs without
     the GIL): refused with a RuntimeError while one is under way. Nested calls of one thread pass."""
     @functools.wraps(method)
     def guarded(self, *args, **kwargs):
+        _one_torch_thread_if_forked()
         if not self._in_call.acquire(blocking=False):
             raise RuntimeError(f"CuleEnv.{method.__name__}() called while another thread is in a call on this env "
                                f"({self.game.id}): use each env from one thread at a time")
@@ -150,7 +176,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
       autoreset_mode     "NextStep" or "SameStep" (above)
       mode, difficulty   the game's mode and difficulty (default: its own)
       obs_type           "pixels", or "ram": the 128 RAM bytes after each step, (N, stack_num, 128)
-      num_threads        the CPU backend's threads (default: one per core, at most num_envs)
+      num_threads        the CPU backend's threads (default: one per core; never more than
+                         num_envs). A child process forked from this one runs the env on one
+                         thread; a thread that cannot be started raises a RuntimeError
       rom_path           a ROM file to read instead of ale-py's (it must be the game's: md5)
       output             what reset() and step() return: "torch" tensors on the env's device, or
                          "numpy" arrays on the host (as AtariVectorEnv; gymnasium's numpy vector
@@ -182,6 +210,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
                  **unknown):
         self._in_call = threading.RLock()   # _one_thread_at_a_time
+        _one_torch_thread_if_forked()
         if unknown:
             valid = [n for n in inspect.signature(CuleEnv.__init__).parameters if n not in ("self", "unknown")]
             raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
@@ -240,8 +269,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 int(max_num_frames_per_episode), self.game.legal_actions, bool(episodic_life),
                                 bool(life_loss_info))
-        threads = min(self.num_envs, os.cpu_count() or 1) if num_threads is None else \
-            _check_positive_int("num_threads", num_threads)
+        # One per core by default; never more than the envs, which a thread takes one at a time.
+        threads = min(self.num_envs, (os.cpu_count() or 1) if num_threads is None else
+                      _check_positive_int("num_threads", num_threads))
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
                                            self.stack_num, self.maxpool)
         self._backend = self._make_backend(pool, settings, observations, threads)

@@ -7,9 +7,9 @@ The kernels come from one of two launchers, and everything else is the same Pyth
   module on disk (~/.cupy); the sources' digest is part of its key, so an edited header is never
   served stale. CULE_NVRTC_OPTIONS (environment) adds compiler options, for tuning experiments.
 - `HostKernels`: the same file compiled by g++ in NVRTC's environment (cule._cuda_host, device
-  paths taken) and executed on the host, every thread of the grid in turn, blocks on OpenMP
-  threads: the CUDA backend, tested on machines without a GPU (`CuleEnv(..., device="cpu",
-  backend="cuda")`). CULE_CUDA_HOST_LIB (environment) names another build of that module, such
+  paths taken) and executed on the host, every thread of the grid in turn, blocks on the CPU
+  backend's kind of threads: the CUDA backend, tested on machines without a GPU (`CuleEnv(...,
+  device="cpu", backend="cuda")`). CULE_CUDA_HOST_LIB (environment) names another build of that module, such
   as the sanitizer build of `make test-sanitize` (cule/__init__.py loads it).
 """
 from __future__ import annotations
@@ -142,11 +142,13 @@ class HostKernels:
             raise RuntimeError(f"{module.__file__} lacks the kernels {sorted(missing)}: rebuild it")
         self._functions = {name: getattr(module, name) for name in KERNEL_NAMES}
         self.num_threads = num_threads
+        # Blocks on threads of the CPU backend's kind (kernels/bindings/thread_pool.h), or this one.
+        self._pool = module.ThreadPool(num_threads) if num_threads > 1 else None
 
     def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
         """`warps`: each warp's lanes run together as fibers that meet where the kernel makes them
         (the warp schedule); else thread after thread."""
-        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self.num_threads, warps)
+        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self._pool, warps)
 
 
 class CudaBackend:

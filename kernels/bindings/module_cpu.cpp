@@ -94,6 +94,7 @@ PYBIND11_MODULE(_cpu, m) {
         .def("info", &VecEnv::info)
         .def("get_states", &VecEnv::get_states)
         .def("set_states", &VecEnv::set_states)
+        .def_property_readonly("num_threads", &VecEnv::num_threads, "the caller and the workers")
         .def_property("split_render", &VecEnv::split_render, &VecEnv::set_split_render)
         .def_property("last_frame_only", &VecEnv::last_frame_only, &VecEnv::set_last_frame_only)
         .def("render_stats", &VecEnv::render_stats)

@@ -10,7 +10,8 @@
 
 #include <algorithm>
 #include <string>
-#include "cuda/host_warps.h"   // before cuda/host.h: it takes standard headers
+#include "bindings/thread_pool.h"   // before cuda/host.h: they take standard headers
+#include "cuda/host_warps.h"
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -50,13 +51,13 @@ std::tuple<A...> kernel_args(const py::tuple& args, const char* kernel, std::ind
     return std::tuple<A...>{kernel_arg<A>(args, I, kernel)...};
 }
 
-// Runs `kernel` over `grid` blocks of `block` threads, blocks spread over `threads` host threads
-// (no kernel depends on another block: no shared memory, no barriers, no atomics). With `warps`
-// each warp's lanes run as fibers that meet where the kernel makes them (cuda/host_warps.h), else
-// thread after thread.
+// Runs `kernel` over `grid` blocks of `block` threads, blocks spread over the threads of `pool`
+// (none: this thread alone; no kernel depends on another block: no shared memory, no barriers, no
+// atomics). With `warps` each warp's lanes run as fibers that meet where the kernel makes them
+// (cuda/host_warps.h), else thread after thread.
 template <class... A>
-void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args, i32 threads,
-            bool warps) {
+void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args,
+            cule::bindings::ThreadPool* pool, bool warps) {
     if (args.size() != sizeof...(A))
         throw py::type_error(std::string(name) + " takes " + std::to_string(sizeof...(A)) + " arguments, got " +
                              std::to_string(args.size()));
@@ -83,22 +84,24 @@ void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const p
         }
     };
     py::gil_scoped_release release;
-    if (threads <= 1) {   // no OpenMP region at all: nothing to wake, nothing spinning
+    if (pool == nullptr) {
         for (u32 b = 0; b < grid; ++b) run_block(b);
         return;
     }
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-    for (i64 b = 0; b < (i64)grid; ++b) run_block((u32)b);
+    pool->for_each((int)grid, [&](int b, int) { run_block((u32)b); });
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_cuda_host, m) {
     m.doc() = "kernels/cuda/kernels.cu executed on the host, thread by thread, for testing the CUDA backend";
+    py::class_<cule::bindings::ThreadPool>(m, "ThreadPool", py::module_local())
+        .def(py::init<int>(), py::arg("threads"))
+        .def_property_readonly("size", &cule::bindings::ThreadPool::size);
 #define CULE_DEF(name)                                                                                     \
-    m.def(#name, [](u32 grid, u32 block, const py::tuple& args, i32 threads, bool warps) {                 \
-        launch(name, #name, grid, block, args, threads, warps);                                            \
-    }, py::arg("grid"), py::arg("block"), py::arg("args"), py::arg("threads") = 1, py::arg("warps") = false);
+    m.def(#name, [](u32 grid, u32 block, const py::tuple& args, cule::bindings::ThreadPool* pool, bool warps) { \
+        launch(name, #name, grid, block, args, pool, warps);                                               \
+    }, py::arg("grid"), py::arg("block"), py::arg("args"), py::arg("pool") = nullptr, py::arg("warps") = false);
     CULE_FOR_EACH_KERNEL(CULE_DEF)
 #undef CULE_DEF
     py::list names;

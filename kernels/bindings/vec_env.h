@@ -330,6 +330,7 @@ class VecEnv {
     py::tuple take_trace() { return take(traces_); }
     py::tuple take_render_trace() { return take(render_traces_); }
 #endif
+    i32 num_threads() const { return threads_.size(); }
     bool split_render() const { return split_render_; }
     void set_split_render(bool on) { split_render_ = on; }
 
