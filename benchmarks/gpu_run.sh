@@ -6,8 +6,8 @@
 # Needs torch with CUDA, CuPy, and gymnasium (with ale-py and EnvPool for the oracle and the
 # peers) on PYTHONPATH: ../shared/tools/gpu-site.sh builds .gpu-site, which the call carries.
 # The training queue, one call of about 9 minutes (the order is the priority: a call cut short
-# keeps the stages before):
-#   bash benchmarks/gpu_run.sh build cold-start pong pong-sticky train-fps torchrun
+# keeps the stages before; cold-start first, as it compiles the kernels the others use):
+#   bash benchmarks/gpu_run.sh build cold-start pong train-fps pong-sticky torchrun
 # and a second, where device time is left: PONG_RUNS="a2c_vtrace:2 ppo:1" ... build pong train-fps-variants
 # What fits a session's 15 device minutes (H100, 2026-11-26): build 1 min, smoke 0.5, test over 4
 # (TEST_WORKERS=8: each worker compiles the all-games module first), steps 3, ncu 0.4 a step.
@@ -117,8 +117,11 @@ PY
         train pong "${run%:*}" "${run#*:}" --repeat-action-probability 0 --eval-repeat-action-probability 0 \
           --target-score 18
       done ;;
-    pong-sticky)   # the same budget under v5's sticky actions (0.25 in training and evaluation), no target
-      for run in ${STICKY_RUNS:-a2c_vtrace:1}; do train pong-sticky "${run%:*}" "${run#*:}"; done ;;
+    pong-sticky)   # the same budget under v5's sticky actions (0.25 in training and evaluation), no target,
+                   # evaluated less often (the whole budget runs: at 100K frames/s, 10M frames)
+      for run in ${STICKY_RUNS:-a2c_vtrace:1}; do
+        EVAL_EVERY=${STICKY_EVAL_EVERY:-2000000} train pong-sticky "${run%:*}" "${run#*:}"
+      done ;;
     torchrun)   # the examples' multi-GPU path: one process per GPU, DDP over NCCL (for one process too)
       gpus=$(python3 -c "import torch; print(max(torch.cuda.device_count(), 1))")
       LAUNCH="python3 -m torch.distributed.run --standalone --nproc_per_node=$gpus" TRAIN_SECONDS=${TORCHRUN_SECONDS:-20} \
