@@ -5,6 +5,7 @@ import contextlib
 import functools
 import inspect
 import os
+import signal
 import threading
 import warnings
 from typing import Any, Sequence
@@ -113,6 +114,29 @@ def _one_torch_thread_if_forked() -> None:
         torch.set_num_threads(1)
 
 
+def _whole(method):
+    """A call applied wholly as Python sees it: a SIGINT (Ctrl-C) that lands inside it is held and
+    handled when it ends, by the handler there was (KeyboardInterrupt by default). Otherwise an
+    interrupt between a step's emulation and its frame stacks would leave envs a frame out of
+    step. Only the main thread receives signals."""
+    @functools.wraps(method)
+    def whole(*args, **kwargs):
+        previous = signal.getsignal(signal.SIGINT)   # None: a handler not set from Python, left alone
+        if previous is None or threading.current_thread() is not threading.main_thread():
+            return method(*args, **kwargs)
+        held = []
+        signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+        try:
+            return method(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            if held and callable(previous):
+                previous(signal.SIGINT, held[0])
+            elif held and previous == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGINT)
+    return whole
+
+
 def _one_thread_at_a_time(method):
     """A call that another thread's call on the same env would corrupt (the engine runs without
     the GIL): refused with a RuntimeError while one is under way. Nested calls of one thread pass."""
@@ -195,6 +219,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
     the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
     no-op start.
+
+    reset() and step() are applied wholly or not at all: Ctrl-C inside one is raised when it ends.
     """
 
     metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -302,6 +328,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     # ---- API ---------------------------------------------------------------------------------
 
     @_one_thread_at_a_time
+    @_whole
     def reset(self, *, seed: int | Sequence[int] | None = None, options: dict | None = None):
         """Starts new episodes in every environment, or in those of options["reset_mask"] (a bool
         array or tensor of shape (num_envs,)); the others keep their episode and observation.
@@ -323,6 +350,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     @_one_thread_at_a_time
     @_after_reset
+    @_whole
     def step(self, actions):
         """Steps every environment with `actions` (num_envs action indices: a tensor on any
         device, an array or a list). On a GPU nothing waits for the device (under SameStep,

@@ -1,10 +1,13 @@
-"""The process around the emulator: fork() and threads that cannot start. Each case runs in a
-process of its own (its threads, limits and forks stay there), under a timeout: a hang fails."""
+"""The process around the emulator: fork() and threads that cannot start (each in a process of
+its own, under a timeout: a hang fails), and Ctrl-C inside a step."""
+import contextlib
+import signal
 import subprocess
 import sys
 import textwrap
 
 import pytest
+import torch
 
 FORK = """
 import multiprocessing, sys, warnings
@@ -92,3 +95,51 @@ def test_num_threads_beyond_the_envs_are_not_started():
     from cule import CuleEnv
     env = CuleEnv("pong", num_envs=2, device="cpu", num_threads=64)
     assert env._backend._vec.num_threads == 2
+
+
+class _Interrupter:
+    """A phase timer (CuleEnv.phase_timer) that raises SIGINT, as Ctrl-C does, on entering or
+    leaving one phase of the next step, once."""
+
+    def __init__(self, phase: str, when: str):
+        self.phase, self.when, self.armed = phase, when, False
+
+    @contextlib.contextmanager
+    def __call__(self, phase: str):
+        fire = self.armed and phase == self.phase
+        if fire and self.when == "enter":
+            self.armed = False
+            signal.raise_signal(signal.SIGINT)
+        yield
+        if fire and self.when == "leave":
+            self.armed = False
+            signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+@pytest.mark.parametrize("phase, when", [("emulation", "enter"), ("emulation", "leave"), ("rendering", "leave")])
+def test_ctrl_c_in_a_step_lets_the_step_finish_then_interrupts(backend, autoreset_mode, phase, when):
+    # A KeyboardInterrupt that lands inside step() is raised when the step is whole: the env then
+    # plays on as one never interrupted. (Before: between the emulation and the frame stacks it
+    # left the env a frame out of step.)
+    from cule import CuleEnv
+    options = dict(num_envs=3, device="cpu", backend=backend, frameskip=4, grayscale=True, img_height=42,
+                   img_width=32, stack_num=3, autoreset_mode=autoreset_mode, max_num_frames_per_episode=36)
+    interrupted, plain = CuleEnv("breakout", **options), CuleEnv("breakout", **options)
+    for env in (interrupted, plain):
+        env.reset(seed=1)
+    timer = interrupted.phase_timer = _Interrupter(phase, when)
+    actions = [[1, 2, 3], [3, 2, 1], [0, 1, 0]]
+    for step in range(12):
+        timer.armed = step % 4 == 1
+        try:
+            got = interrupted.step(actions[step % 3])
+        except KeyboardInterrupt:
+            assert step % 4 == 1
+            plain.step(actions[step % 3])   # the interrupted step happened, whole
+            continue
+        assert step % 4 != 1
+        expected = plain.step(actions[step % 3])
+        assert all(torch.equal(a, b) for a, b in zip(got[:4], expected[:4]))
+        assert torch.equal(interrupted.get_states(), plain.get_states())
