@@ -486,8 +486,9 @@ class VecEnv {
 
 
 inline py::dict machine_layout() {
-    const char* const names[NUM_LAYOUT_FIELDS] = {"machine", "rng", "ram", "lives", "frame_number",
-                                                  "episode_frame_number", "front", "render_job", "render_job_redo"};
+#define CULE_LAYOUT_NAME(name, value) #name,
+    const char* const names[NUM_LAYOUT_FIELDS] = {CULE_FOR_EACH_LAYOUT_FIELD(CULE_LAYOUT_NAME)};
+#undef CULE_LAYOUT_NAME
     u64 values[NUM_LAYOUT_FIELDS];
     state_layout(values);
     py::dict d;

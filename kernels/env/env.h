@@ -277,26 +277,35 @@ static_assert(__has_unique_object_representations(Machine) && __has_unique_objec
 static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_warp_tile copies the RAM 8 bytes at a time");
 #endif
 
-// The sizes and offsets that the Python side reads states by, as this compiler lays them out;
-// the CUDA backend checks at start that NVRTC's layout is the host's. In order: sizeof Machine,
-// sizeof EnvRng, offsets in Machine of the RAM, lives, frame number, episode frame number and
-// the TIA's front buffer (which of the two frame buffers holds the frame shown), sizeof
-// RenderJob and the offset in it of the redo flag.
-enum : i32 { NUM_LAYOUT_FIELDS = 9 };
+// The sizes and offsets that the Python side reads states by (cule._cpu.layout(), named as
+// here), as this compiler lays them out; the CUDA backend checks at start that NVRTC's layout is
+// the host's. Each field's value given `m`, a Machine at `base`, and `job`, a RenderJob there:
+// the state's machine and RNG sizes, offsets in Machine, the TIA's front buffer (which of the two
+// frame buffers holds the frame shown), the RenderJob's size and its redo flag's offset.
+#define CULE_FOR_EACH_LAYOUT_FIELD(X)                                                            \
+    X(machine, sizeof(Machine))                                                                   \
+    X(rng, sizeof(EnvRng))                                                                        \
+    X(ram, (const u8*)m.console.riot.ram - base)                                                  \
+    X(lives, (const u8*)&m.game.lives - base)                                                     \
+    X(frame_number, (const u8*)&m.frame_number - base)                                            \
+    X(episode_frame_number, (const u8*)&m.episode_frame_number - base)                            \
+    X(episode_steps, (const u8*)&m.episode_steps - base)                                          \
+    X(front, (const u8*)&m.console.tia.front - base)                                              \
+    X(render_job, sizeof(RenderJob))                                                              \
+    X(render_job_redo, (const u8*)&job->redo - base)
+
+#define CULE_COUNT_FIELD(name, value) +1
+enum : i32 { NUM_LAYOUT_FIELDS = 0 CULE_FOR_EACH_LAYOUT_FIELD(CULE_COUNT_FIELD) };
+#undef CULE_COUNT_FIELD
 
 CULE_HD void state_layout(u64* out) {
     Machine m;
     const u8* base = (const u8*)&m;
-    out[0] = sizeof(Machine);
-    out[1] = sizeof(EnvRng);
-    out[2] = (u64)((const u8*)m.console.riot.ram - base);
-    out[3] = (u64)((const u8*)&m.game.lives - base);
-    out[4] = (u64)((const u8*)&m.frame_number - base);
-    out[5] = (u64)((const u8*)&m.episode_frame_number - base);
-    out[6] = (u64)((const u8*)&m.console.tia.front - base);
-    out[7] = sizeof(RenderJob);
     const RenderJob* job = (const RenderJob*)base;   // for an offset alone (NVRTC has no offsetof)
-    out[8] = (u64)((const u8*)&job->redo - base);
+    i32 i = 0;
+#define CULE_LAYOUT_VALUE(name, value) out[i++] = (u64)(value);
+    CULE_FOR_EACH_LAYOUT_FIELD(CULE_LAYOUT_VALUE)
+#undef CULE_LAYOUT_VALUE
 }
 
 }  // namespace cule
