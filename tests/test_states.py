@@ -118,6 +118,35 @@ def test_a_field_out_of_range_is_refused(backend, pong_states, field, value, mes
     env.step(torch.zeros(env.num_envs, dtype=torch.int64))
 
 
+COUNTERS = ("frame_number", "episode_frame_number", "episode_steps")
+COUNTER_MAX = 2**31 - 1
+
+
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+def test_counters_at_their_limit_stay_there(backend, pong_states, autoreset_mode):
+    # Every state the check accepts steps into one it accepts: a counter a few frames from 2^31 - 1
+    # stops there (it overflowed an i32 into negative frame numbers, and set_states refused the
+    # state get_states gave), through steps and an autoreset onto the same console.
+    layout = _cpu.layout()
+    state = pong_states[0].copy()
+    for name in COUNTERS:
+        state[layout[name]:layout[name] + 4] = np.frombuffer(np.int32(COUNTER_MAX - 3).tobytes(), np.uint8)
+    assert refusal(make_env("pong", backend), state) == ""
+    env = CuleEnv("pong", num_envs=2, device="cpu", backend=backend, num_threads=1, frameskip=4,
+                  autoreset_mode=autoreset_mode)
+    env.reset(seed=0)
+    env.set_states(np.stack([state, state]))
+    for _ in range(3):
+        *_, info = env.step([0, 1])
+        assert (info["frame_number"] == COUNTER_MAX).all() and (info["episode_frame_number"] == COUNTER_MAX).all()
+    machines = env.get_states()[:, :layout["machine"]].numpy()
+    steps = machines[:, layout["episode_steps"]:layout["episode_steps"] + 4].copy().view(np.int32)
+    assert (steps == COUNTER_MAX).all()
+    env.set_states(env.get_states())   # accepted as it is
+    env.reset(options={"reset_mask": np.array([True, False])})   # ALE's reset_game: the count goes on
+    assert env.step([0, 0])[4]["frame_number"].tolist() == [COUNTER_MAX, COUNTER_MAX]
+
+
 @pytest.mark.parametrize("game", ["pong", "pitfall2"])
 def test_fuzz_states_from_ale(game):
     """Mutated ale-py states: each refused with a clear error (ValueError), or a cule state that

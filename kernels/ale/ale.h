@@ -61,6 +61,11 @@ struct StateHeader {
 };
 enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 1 };
 
+// The frame counters stop at 2^31 - 1 (about 400 days of play at 60 frames a second) instead of
+// overflowing an i32: every value they take is one the state check accepts.
+enum : i32 { COUNTER_MAX = 0x7FFFFFFF };
+CULE_HD i32 count_up(i32 n, i32 by = 1) { return n > COUNTER_MAX - by ? COUNTER_MAX : n + by; }
+
 struct Machine {
     StateHeader header;
     Console console;

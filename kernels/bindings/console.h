@@ -86,8 +86,8 @@ class SingleConsole {
         m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
     }
     void count_frame() {
-        m_.frame_number += 1;
-        m_.episode_frame_number += 1;
+        m_.frame_number = count_up(m_.frame_number);
+        m_.episode_frame_number = count_up(m_.episode_frame_number);
     }
     void game_reset() { cule::game_reset(spec_.game, m_.game); }
     void game_select_mode(int mode) { cule::game_select_mode(spec_.game, m_.game, mode); }

@@ -103,9 +103,9 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     within("game.score", m.game.score, -I30, I30);
     within("game.reward", m.game.reward, -I30, I30);
     within("game.lives", m.game.lives, -I30, I30);
-    within("frame_number", m.frame_number, 0, 0x7FFFFFFF - 1);
-    within("episode_frame_number", m.episode_frame_number, 0, 0x7FFFFFFF - 1);
-    within("episode_steps", m.episode_steps, 0, 0x7FFFFFFF - 1);
+    within("frame_number", m.frame_number, 0, COUNTER_MAX);
+    within("episode_frame_number", m.episode_frame_number, 0, COUNTER_MAX);
+    within("episode_steps", m.episode_steps, 0, COUNTER_MAX);
     for (i32 p : m.paddle) within("paddle", p, 0, spec.wiring.paddle_max);
     within("action_a", m.action_a, 0, NUM_ACTIONS - 1);
     within("action_b", m.action_b, 0, NUM_ACTIONS - 1);

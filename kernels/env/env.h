@@ -70,7 +70,7 @@ CULE_HD void load_pool_state(EnvSlot env, const ResetPool& pool, u32 k, bool sam
     Machine& m = env.machine;
     i32 frame_number = m.frame_number;
     m = pool.machines[k];
-    if (same_console) m.frame_number = frame_number + m.episode_frame_number;
+    if (same_console) m.frame_number = count_up(frame_number, m.episode_frame_number);
     m.episode_steps = 0;
     const u64 screen_bytes = 2 * (u64)frame_pixels(m.console.tia);
     copy_words(env.screens, pool.screens + k * screen_bytes, screen_bytes);
@@ -121,9 +121,9 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
         bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
         whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
         drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
-        m.frame_number += 1;
-        m.episode_frame_number += 1;
-        m.episode_steps += 1;
+        m.frame_number = count_up(m.frame_number);
+        m.episode_frame_number = count_up(m.episode_frame_number);
+        m.episode_steps = count_up(m.episode_steps);
         reward += m.game.reward;
         life_lost = m.game.lives < lives_before && m.game.lives > 0;
     }
