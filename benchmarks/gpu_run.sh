@@ -3,12 +3,14 @@
 # results go to $OUT (default ./gpu-out). Stages, in the order given as arguments:
 #   build smoke test test-long steps bench variants ncu loop      the emulator: exact, fast
 #   cold-start pong pong-sticky torchrun train-fps train-fps-variants      training on one GPU
+#   host-memory                                                            host RAM at the GPU's scale
 # Needs torch with CUDA, CuPy, and gymnasium (with ale-py and EnvPool for the oracle and the
 # peers) on PYTHONPATH: ../shared/tools/gpu-site.sh builds .gpu-site, which the call carries.
 # The training queue, one call of about 9 minutes (the order is the priority: a call cut short
 # keeps the stages before; cold-start first, as it compiles the kernels the others use):
 #   bash benchmarks/gpu_run.sh build cold-start pong train-fps pong-sticky torchrun
-# and a second, where device time is left: PONG_RUNS="a2c_vtrace:2 ppo:1" ... build pong train-fps-variants
+# and a second, where device time is left:
+#   PONG_RUNS="a2c_vtrace:2 ppo:1" bash benchmarks/gpu_run.sh build pong train-fps-variants host-memory
 # What fits a session's 15 device minutes (H100, 2026-11-26): build 1 min, smoke 0.5, test over 4
 # (TEST_WORKERS=8: each worker compiles the all-games module first), steps 3, ncu 0.4 a step.
 set -uo pipefail
@@ -136,6 +138,11 @@ PY
       timeout ${TRAIN_FPS_TIMEOUT:-400} python3 benchmarks/train_fps.py --device cuda --num-envs 4096 \
         --variants "" "--bf16" "--compile default" "--bf16 --compile max-autotune" --seconds 6 --warmup 4 \
         --out "$OUT" 2>&1 | grep -E "frames/s|wrote|Error" ;;
+    host-memory)   # host RAM per env, a new process per count, up to 262,144 envs (about 50 GB of states
+                   # on the GPU, 75 GB with the frames: an H200; a count that does not fit records its error)
+      log host-memory
+      timeout ${HOST_MEMORY_TIMEOUT:-300} python3 benchmarks/host_memory.py --device cuda \
+        --num-envs ${HOST_MEMORY_ENVS:-4096 65536 262144} --out "$OUT" 2>&1 | tail -4 ;;
   esac
 done
 log done

@@ -7,10 +7,11 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium.spaces import Box, Discrete
+from gymnasium.spaces import Discrete
 
 from . import _cpu
 from .env import CuleEnv
+from .spaces import UniformBox
 
 # AtariEnv's observation types, as CuleEnv options.
 OBS_TYPES = {"rgb": dict(grayscale=False), "grayscale": dict(grayscale=True), "ram": dict(obs_type="ram")}
@@ -45,7 +46,7 @@ class CuleAtariEnv(gymnasium.Env):
         self.metadata = {**self.metadata, "render_fps": self._env.metadata["render_fps"]}
         self.game = self._env.game
         space = self._env.single_observation_space
-        self.observation_space = Box(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
+        self.observation_space = UniformBox(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
         self.action_space = Discrete(self._env.single_action_space.n)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 import torch
-from gymnasium.spaces import Box, Discrete
+from gymnasium.spaces import Discrete
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -22,6 +22,7 @@ from .backends import RAM_BYTES, SCREEN_WIDTH, CpuBackend, ObservationSettings, 
 from .games import Game, get_game
 from .reset import FIRE, reset_pool
 from .roms import load_rom
+from .spaces import UniformBox
 
 # "pixels": frames as grayscale, img_height, img_width and maxpool say; "ram": the 128 RAM bytes.
 OBS_TYPES = ("pixels", "ram")
@@ -283,7 +284,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if obs_type == "ram":
             frame_shape = (RAM_BYTES,)
-        self.single_observation_space = Box(0, 255, (self.stack_num, *frame_shape), np.uint8)
+        self.single_observation_space = UniformBox(0, 255, (self.stack_num, *frame_shape), np.uint8)
         self.single_action_space = Discrete(len(self.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

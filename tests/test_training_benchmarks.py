@@ -1,7 +1,7 @@
 """The benchmarks of a GPU user's journey, run on the CPU: train_fps.py (the training loop's
 frames/s) on the GPU configurations with the CUDA backend run on the host, its JSON each
 script's frames/s and phases beside the emulation's; cold_start.py (a new process to its first
-step); and the training stage of the prepared GPU command (benchmarks/gpu_run.sh)."""
+step); host_memory.py (host RAM per env); and the training stage of the prepared GPU command (benchmarks/gpu_run.sh)."""
 import json
 import os
 import subprocess
@@ -50,6 +50,22 @@ def test_cold_start_times_a_new_process_to_its_first_step(tmp_path):
         assert sum(times[p] for p in phases) == pytest.approx(times["total_seconds"], abs=0.01)
         assert times["total_seconds"] < times["process_wall_seconds"]
     assert "empty cache:" in run.stdout and "warm cache:" in run.stdout
+
+
+def test_host_memory_measures_each_env_count_in_a_new_process(tmp_path):
+    command = [sys.executable, str(ROOT / "benchmarks" / "host_memory.py"), "--device", "cpu", "--num-envs", "8", "64",
+               "--out", str(tmp_path)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    (path,) = tmp_path.glob("host_memory-pong-cpu-*.json")
+    result = json.loads(path.read_text())
+    assert [row["num_envs"] for row in result["rows"]] == [8, 64] and result["backend"] == "cpu"
+    for row in result["rows"]:
+        assert row["rss_after_imports"] < row["rss_after_env"] <= row["peak_rss"]
+        assert row["rss_growth"] == row["rss_after_step"] - row["rss_after_imports"] > 0
+        assert row["observation_spaces_bytes"] < 64   # the bounds held once (cule/spaces.py)
+        assert row["gymnasium_box_bytes"] == row["num_envs"] * 4 * 84 * 84 * 4   # low, high and two masks
+    assert "     64 envs: +" in run.stdout and f"wrote {path}" in run.stdout
 
 
 def test_the_prepared_gpu_command_s_training_stage_runs_and_packs_its_results(tmp_path):
