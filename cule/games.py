@@ -63,7 +63,6 @@ class Game:
     swap_paddles: bool
     power_on_difficulty_a: tuple[bool, bool]   # (left, right) switches before ALE sets them
     paddle_max: int                            # ALE's paddle_max while this game is loaded
-    wiring: int                                # all of the above, as the CUDA kernels take it
     minimal_actions: tuple[int, ...]
     legal_actions: tuple[int, ...]             # others become NOOP
     modes: tuple[int, ...]

@@ -14,6 +14,8 @@ import pytest
 import torch
 
 from cule import CuleEnv, _cpu, list_games
+from cule.games import get_game
+from cule.roms import load_rom
 from cule.backends import cuda
 from _waits import no_host_waits
 
@@ -113,6 +115,49 @@ def test_host_kernels_take_the_arguments_cupy_would():
         _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(210), np.int32(84), np.int32(84)))
     _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()),))
     assert dict(zip(_cpu.layout(), out.tolist())) == _cpu.layout()
+
+
+def test_launches_are_packed_by_parameter_name_from_the_kernels_declarations():
+    """cuda.py packs a launch's arguments by the names kernels.cu gives its parameters (its one
+    declaration of them): the order is the file's, a name missing or unknown, a tensor of another
+    element type or a value out of its type's range is refused, naming it."""
+    assert [p for p, _ in cuda.KERNEL_PARAMETERS["cule_area_axes"]] == ["axes", "screen_height", "height", "width"]
+    assert cuda.KERNEL_PARAMETERS["cule_redo"][4] == ("config", "StepConfig*")
+    axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8)
+    packed = cuda.pack_args("cule_area_axes", dict(width=84, height=80, screen_height=210, axes=axes))
+    assert packed == (np.uint64(axes.data_ptr()), 210, 80, 84) and [type(a) for a in packed[1:]] == [np.int32] * 3
+    with pytest.raises(TypeError, match=r"cule_area_axes takes \['axes', 'screen_height', 'height', 'width'\]: "
+                                        r"missing \['width'\], unknown \['widht'\]"):
+        cuda.pack_args("cule_area_axes", dict(axes=axes, screen_height=210, height=84, widht=84))
+    with pytest.raises(TypeError, match=r"cule_layout: out \(u64\*\) takes a tensor of .*torch.int64.*, got torch.int32"):
+        cuda.pack_args("cule_layout", dict(out=torch.zeros(3, dtype=torch.int32)))
+    with pytest.raises(TypeError, match=r"cule_layout: out \(u64\*\) takes a tensor .*, got int"):
+        cuda.pack_args("cule_layout", dict(out=5))
+    with pytest.raises(OverflowError):
+        cuda.pack_args("cule_area_axes", dict(axes=axes, screen_height=2**31, height=84, width=84))
+    parsed = cuda.kernel_parameters('#define PARAMS \\\n    const u8 *a, \\\n    i32 n\n'
+                                    'extern "C" __global__ void k(PARAMS, u64* out) {}')
+    assert parsed == {"k": (("a", "u8*"), ("n", "i32"), ("out", "u64*"))}
+
+
+def test_the_kernels_step_config_is_the_cpu_backends():
+    """The CUDA backend hands the kernels the bytes of the StepConfig the CPU backend makes
+    (make_step_config), at the offsets the layout check compares with NVRTC's."""
+    game = get_game("pong")
+    spec = _cpu.GameSpec(load_rom(game), game.index)
+    config = _cpu.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)
+    at = _cpu.layout()
+    assert config.dtype == np.uint8 and len(config) == at["step_config"]
+
+    def field(name: str, dtype) -> int:
+        offset = at[f"step_config_{name}"]
+        return int(config[offset:offset + np.dtype(dtype).itemsize].view(dtype)[0])
+    assert int(config[:4].view(np.int32)[0]) == game.index
+    assert field("paddle_max", np.int32) == game.paddle_max and field("frameskip", np.int32) == 4
+    assert field("repeat_threshold", np.uint64) == _cpu.repeat_threshold(0.25) == 2**30
+    assert (field("max_episode_frames", np.int32), field("legal_actions", np.uint32)) == (108_000, 0b101)
+    assert (field("episodic_life", np.uint8), field("life_loss_info", np.uint8)) == (1, 0)
+    assert np.array_equal(config, _cpu.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)), "padding zeroed"
 
 
 def test_host_kernels_are_the_cuda_entry_points():

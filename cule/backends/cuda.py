@@ -34,9 +34,55 @@ RENDER_BLOCK = 64      # threads per block of the render kernel (one per environ
 TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 WARP_LANES = _cpu.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
 WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
-# The entry points, as kernels/cuda/kernels.cu defines them (the host module lists them too: the
-# same names, tests/test_cuda.py).
-KERNEL_NAMES = tuple(re.findall(r'^extern "C" __global__ void (\w+)\(', (KERNELS / CUDA_ENTRY).read_text(), re.M))
+# The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
+# scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
+_SCALARS = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "u8": np.uint8}
+_POINTEES = {"i32": (torch.int32,), "u8": (torch.uint8, torch.bool), "u64": (torch.int64, torch.uint64)}
+
+
+def kernel_parameters(source: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each entry point of `source` (kernels/cuda/kernels.cu): its parameters in order, (name,
+    type) with the type's pointer star and without const, the file's macros of parameters expanded."""
+    macros = {m[1]: m[2].replace("\\\n", " ") for m in re.finditer(r"^#define (\w+)((?:.*\\\n)*.*)$", source, re.M)}
+    kernels = {}
+    for name, params in re.findall(r'^extern "C" __global__ void (\w+)\(([^)]*)\)', source, re.M):
+        words = " ".join(macros.get(w, w) for w in re.split(r"(\w+)", params))
+        parsed = []
+        for param in filter(None, (p.strip() for p in words.split(","))):
+            *kind, pname = param.replace("*", " * ").split()
+            parsed.append((pname, "".join(k for k in kind if k != "const")))
+        kernels[name] = tuple(parsed)
+    return kernels
+
+
+# The entry points and their parameters, as kernels/cuda/kernels.cu declares them: the one
+# declaration from which launches are packed (the host module lists the same names, tests/test_cuda.py).
+KERNEL_PARAMETERS = kernel_parameters((KERNELS / CUDA_ENTRY).read_text())
+KERNEL_NAMES = tuple(KERNEL_PARAMETERS)
+
+
+def pack_args(kernel: str, args: dict) -> tuple:
+    """A launch's arguments, given by parameter name, in the kernel's order as CuPy takes them:
+    tensors as their data pointers (numpy uint64), integers as numpy scalars of the parameter's
+    type. Refuses a parameter missing or unknown, a tensor of another element type, a value out of
+    the type's range."""
+    params = KERNEL_PARAMETERS[kernel]
+    names = [p for p, _ in params]
+    if set(args) != set(names):
+        raise TypeError(f"{kernel} takes {names}: missing {[p for p in names if p not in args]}, "
+                        f"unknown {sorted(set(args) - set(names))}")
+    packed = []
+    for name, kind in params:
+        value = args[name]
+        if kind.endswith("*"):
+            allowed = _POINTEES.get(kind[:-1])
+            if not isinstance(value, torch.Tensor) or (allowed and value.dtype not in allowed):
+                raise TypeError(f"{kernel}: {name} ({kind}) takes a tensor{f' of {allowed}' if allowed else ''}, "
+                                f"got {getattr(value, 'dtype', type(value).__name__)}")
+            packed.append(np.uint64(value.data_ptr()))
+        else:
+            packed.append(_SCALARS[kind](value))
+    return tuple(packed)
 
 
 def _import_cupy():
@@ -99,12 +145,6 @@ def resolve_device(device: torch.device) -> torch.device:
     return torch.device("cuda", index)
 
 
-def _launch_args(args: tuple) -> tuple:
-    """Kernel arguments as CuPy takes them: tensors as their data pointers (numpy uint64), numpy
-    scalars of the kernel's parameter types as they are."""
-    return tuple(np.uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else a for a in args)
-
-
 class GpuKernels:
     """The entry points compiled by NVRTC for one GPU, launched on torch's current stream."""
     asynchronous = True   # the host never waits for a kernel's results
@@ -114,12 +154,12 @@ class GpuKernels:
         self._cupy = _import_cupy()
         self._functions = _nvrtc_module(game_index if SPECIALISE else None, self.device.index)
 
-    def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
-        """`warps`: HostKernels' choice; a GPU's warps meet by themselves."""
+    def launch(self, name: str, threads: int, block: int, args: tuple, warps: bool = False) -> None:
+        """`args`: as pack_args gives them; `warps`: HostKernels' choice (a GPU's warps meet by themselves)."""
         cupy = self._cupy
         stream = torch.cuda.current_stream(self.device).cuda_stream
         with cupy.cuda.Device(self.device.index), cupy.cuda.ExternalStream(stream, self.device.index):
-            self._functions[name](((threads + block - 1) // block,), (block,), _launch_args(args))
+            self._functions[name](((threads + block - 1) // block,), (block,), args)
 
 
 def _host_module():
@@ -145,10 +185,10 @@ class HostKernels:
         # Blocks on threads of the CPU backend's kind (kernels/bindings/thread_pool.h), or this one.
         self._pool = module.ThreadPool(num_threads) if num_threads > 1 else None
 
-    def launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
-        """`warps`: each warp's lanes run together as fibers that meet where the kernel makes them
-        (the warp schedule); else thread after thread."""
-        self._functions[name]((threads + block - 1) // block, block, _launch_args(args), self._pool, warps)
+    def launch(self, name: str, threads: int, block: int, args: tuple, warps: bool = False) -> None:
+        """`args`: as pack_args gives them; `warps`: each warp's lanes run together as fibers that
+        meet where the kernel makes them (the warp schedule), else thread after thread."""
+        self._functions[name]((threads + block - 1) // block, block, args, self._pool, warps)
 
 
 class CudaBackend:
@@ -171,11 +211,10 @@ class CudaBackend:
         self._rng = torch.zeros((n, 2), dtype=torch.int64, device=self.device)   # EnvRng: key, counter
         self._needs_reset = torch.zeros(n, dtype=torch.uint8, device=self.device)
         self._axes: dict[tuple[int, int], torch.Tensor] = {}
-        s = settings
-        flags = int(s.episodic_life) | int(s.life_loss_info) << 1
-        self._config = (np.int32(game.index), np.uint32(game.wiring), np.int32(s.frameskip),
-                        np.uint64(_cpu.repeat_threshold(s.repeat_action_probability)),
-                        np.int32(s.max_episode_frames), np.uint32(s.legal_action_mask), np.int32(flags))
+        s = settings   # the kernels' StepConfig, made by the core module as the CPU backend makes it
+        self._config = torch.from_numpy(_cpu.step_config(spec, s.frameskip, s.repeat_action_probability,
+                                                         s.max_episode_frames, s.legal_action_mask, s.episodic_life,
+                                                         s.life_loss_info)).to(self.device)
         # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
@@ -216,32 +255,31 @@ class CudaBackend:
         self._rng[:, 1] = torch.where(mask, 0, self._rng[:, 1])
 
     def reset(self, mask: torch.Tensor, same_console: bool) -> None:
-        self._launch("cule_reset", self.num_envs, STEP_BLOCK, *self._pool(), self._u8(mask),
-                     np.int32(same_console), np.int32(self.num_envs))
+        self._launch("cule_reset", self.num_envs, STEP_BLOCK, **self._envs(), mask=self._u8(mask),
+                     same_console=same_console)
 
     def step(self, actions: torch.Tensor, skip: torch.Tensor):
         n = self.num_envs
         rewards = torch.empty(n, dtype=torch.int32, device=self.device)
         terminated = torch.empty(n, dtype=torch.bool, device=self.device)
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
-        skip, actions = self._u8(skip), self._u8(actions)
+        skip = self._u8(skip)
         self._restarted = self._needs_reset.bool()
+        state = dict(self._envs(), rom=self._rom, config=self._config, skip=skip, actions=self._u8(actions),
+                     rewards=rewards, terminated=terminated, truncated=truncated)
         if not self.split_render:
-            self._launch("cule_step", n, STEP_BLOCK, *self._pool(), self._rom, *self._config, skip, actions,
-                         rewards, terminated, truncated, np.int32(n))
+            self._launch("cule_step", n, STEP_BLOCK, **state)
             return rewards, terminated, truncated
-        state = (*self._pool(), self._rom, *self._config, skip, actions, self._jobs, rewards, terminated, truncated,
-                 np.int32(n))
+        render = dict(jobs=self._jobs, screens=self._screens, screen_height=self._screen_height, skip=skip,
+                      num_envs=n)
         if self.warp_schedule:
-            self._launch("cule_step_in_passes", n, STEP_BLOCK, *state, self._warp_ram, warps=True)
-            self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs,
-                         *self._frame_buffers(), skip, np.int32(n), warps=True)
+            self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, warp_ram=self._warp_ram,
+                         warps=True)
+            self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render, warps=True)
         else:
-            self._launch("cule_step_logged", n, STEP_BLOCK, *state)
-            self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, self._jobs, *self._frame_buffers(), skip,
-                         np.int32(n))
-        self._launch("cule_redo", n, STEP_BLOCK, self._jobs, *self._frame_buffers(), self._rom, *self._config, skip,
-                     np.int32(n))
+            self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs)
+            self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render)
+        self._launch("cule_redo", n, STEP_BLOCK, **render, rom=self._rom, config=self._config)
         return rewards, terminated, truncated
 
     def advance_stacks(self) -> torch.Tensor:
@@ -259,9 +297,9 @@ class CudaBackend:
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
                           device=self.device)
-        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out, self._machines, *self._frame_buffers(),
-                     self._u8(pooled), np.int32(grey), np.int32(height), np.int32(width),
-                     self._area_axes(height, width), np.int32(self.num_envs))
+        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out=out, machines=self._machines,
+                     screens=self._screens, screen_height=self._screen_height, pooled=self._u8(pooled), grey=grey,
+                     height=height, width=width, axes=self._area_axes(height, width), num_envs=self.num_envs)
         return out
 
     def pending_resets(self) -> torch.Tensor:
@@ -319,14 +357,11 @@ class CudaBackend:
         check, kernels/bindings/state_check.h), on a host copy: setting states waits for the GPU."""
         _cpu.check_states(self._spec, np.ascontiguousarray(states.cpu().numpy()), what)
 
-    def _frame_buffers(self) -> tuple:
-        """The frame buffers as the kernels take them: the array and the game's screen height."""
-        return self._screens, np.int32(self._screen_height)
-
-    def _pool(self) -> tuple:
-        """The arguments that cule_step and cule_reset open with."""
-        return (self._machines, *self._frame_buffers(), self._rng, self._needs_reset, self._pool_machines,
-                self._pool_screens, np.uint32(len(self._pool_machines)))
+    def _envs(self) -> dict:
+        """The arguments of the steps and cule_reset that hold the envs and their reset pool."""
+        return dict(machines=self._machines, screens=self._screens, screen_height=self._screen_height, rng=self._rng,
+                    needs_reset=self._needs_reset, pool=self._pool_machines, pool_screens=self._pool_screens,
+                    pool_size=len(self._pool_machines), num_envs=self.num_envs)
 
     def _u8(self, t: torch.Tensor) -> torch.Tensor:
         """A one-byte-per-env tensor the kernels can read (bool and uint8 share their bytes)."""
@@ -345,19 +380,20 @@ class CudaBackend:
         key = (height, width)
         if key not in self._axes:
             axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
-            self._launch("cule_area_axes", 1, 1, axes, np.int32(self._screen_height), np.int32(height), np.int32(width))
+            self._launch("cule_area_axes", 1, 1, axes=axes, screen_height=self._screen_height, height=height,
+                         width=width)
             self._axes[key] = axes
         return self._axes[key]
 
-    def _launch(self, name: str, threads: int, block: int, *args, warps: bool = False) -> None:
-        self._kernels.launch(name, threads, block, *args, warps=warps)
+    def _launch(self, name: str, threads: int, block: int, warps: bool = False, **args) -> None:
+        self._kernels.launch(name, threads, block, pack_args(name, args), warps=warps)
 
     def _check_layout(self) -> dict[str, int]:
         """States move between backends as bytes: the kernels' compiler must lay the structs out
         as the CPU backend's does."""
         host = _cpu.layout()
         out = torch.zeros(len(host), dtype=torch.int64, device=self.device)
-        self._launch("cule_layout", 1, 1, out)
+        self._launch("cule_layout", 1, 1, out=out)
         kernels = dict(zip(host, out.cpu().tolist()))
         if kernels != host:
             raise RuntimeError(f"the CUDA kernels lay the machine state out differently from the CPU backend: "

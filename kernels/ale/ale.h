@@ -16,7 +16,6 @@ CULE_HD u8 action_lines(u8 a) { return a < NUM_ACTIONS ? ACTION_LINES[a] : 0; }
 enum : i32 {
     PADDLE_MIN = 27450,
     PADDLE_DELTA = 23000,
-    PADDLE_MAX_BITS = 20,   // a game's paddle_max fits the wiring word (at most 1,048,575)
 };
 
 // How a game's controllers are wired (Stella's properties for its cartridge, ALE's paddle range).
@@ -32,23 +31,11 @@ CULE_HD i32 paddle_centre(const Wiring& w) { return (PADDLE_MIN + w.paddle_max) 
 
 template <typename Game>
 constexpr Wiring wiring_of() {
-    static_assert(Game::paddle_max > PADDLE_MIN && Game::paddle_max < (1 << PADDLE_MAX_BITS),
-                  "paddle_max must lie above PADDLE_MIN and fit its bits of the wiring word");
+    static_assert(Game::paddle_max > PADDLE_MIN, "paddle_max must lie above PADDLE_MIN");
     // COLOR, both difficulty switches at B, SELECT and RESET up; bits 6 and 7 put them at A.
     u8 switches = 0x3F | (Game::power_on_difficulty_a[0] ? 0x40 : 0) | (Game::power_on_difficulty_a[1] ? 0x80 : 0);
     return Wiring{Game::left == PADDLES, Game::right == PADDLES, Game::swap_ports, Game::swap_paddles, switches,
                   Game::paddle_max};
-}
-
-// The wiring as one word, as the CUDA kernels take it: four flag bits, the switches in bits 4-11,
-// paddle_max in bits 12-31.
-CULE_HD u32 pack_wiring(const Wiring& w) {
-    return (u32)w.left_paddles | (u32)w.right_paddles << 1 | (u32)w.swap_ports << 2 | (u32)w.swap_paddles << 3 |
-           (u32)w.power_on_switches << 4 | (u32)w.paddle_max << 12;
-}
-CULE_HD Wiring unpack_wiring(u32 word) {
-    return Wiring{(u8)(word & 1), (u8)(word >> 1 & 1), (u8)(word >> 2 & 1), (u8)(word >> 3 & 1), (u8)(word >> 4),
-                  (i32)(word >> 12)};
 }
 
 // What a state says of itself, checked wherever a state comes in (bindings/state_check.h): one of

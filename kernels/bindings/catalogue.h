@@ -96,7 +96,6 @@ py::dict describe(const char* id, const char* name) {
     d["swap_paddles"] = Game::swap_paddles;
     d["power_on_difficulty_a"] = py::make_tuple(Game::power_on_difficulty_a[0], Game::power_on_difficulty_a[1]);
     d["paddle_max"] = Game::paddle_max;
-    d["wiring"] = pack_wiring(wiring_of<Game>());
     d["minimal_actions"] = action_set(Game::minimal_actions);
     d["legal_actions"] = action_set(Game::legal_actions);
     d["modes"] = items(Game::modes);

@@ -105,6 +105,16 @@ PYBIND11_MODULE(_cpu, m) {
           "raises ValueError naming the first row of `states` that is no state of spec's game, or has a field "
           "out of its range");
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));
+    m.def("step_config", [](const GameSpec& spec, i32 frameskip, double repeat_action_probability,
+                             i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info) {
+        const StepConfig cfg = make_step_config(spec.game, spec.wiring, frameskip, repeat_action_probability,
+                                                max_episode_frames, legal_actions, episodic_life, life_loss_info);
+        py::array_t<u8> out(sizeof cfg);
+        std::memcpy(out.mutable_data(), &cfg, sizeof cfg);
+        return out;
+    }, py::arg("spec"), py::arg("frameskip"), py::arg("repeat_action_probability"), py::arg("max_episode_frames"),
+          py::arg("legal_actions"), py::arg("episodic_life"), py::arg("life_loss_info"),
+          "the kernels' StepConfig (kernels/env/env.h) as bytes, made as the CPU backend's VecEnv makes its own");
     m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
 
     m.def("palette_rgb", [](bool pal) {

@@ -71,14 +71,8 @@ class VecEnv {
           rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), short_frames_(num_envs, 0),
           threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
-        cfg_.game = spec_.game;
-        cfg_.wiring = spec_.wiring;
-        cfg_.frameskip = frameskip;
-        cfg_.repeat_threshold = repeat_threshold(repeat_action_probability);
-        cfg_.max_episode_frames = max_episode_frames;
-        cfg_.legal_actions = legal_actions;
-        cfg_.episodic_life = episodic_life;
-        cfg_.life_loss_info = life_loss_info;
+        cfg_ = make_step_config(spec_.game, spec_.wiring, frameskip, repeat_action_probability, max_episode_frames,
+                                legal_actions, episodic_life, life_loss_info);
     }
 
     // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).

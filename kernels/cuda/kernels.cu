@@ -7,27 +7,13 @@
 
 using namespace cule;
 
-// The step's settings as scalars. CuPy could pass the StepConfig itself (a numpy structured scalar
-// of the same layout); scalars keep each argument's width checked against its parameter by the
-// host launcher (kernels/bindings/module_cuda_host.cpp), which checks no struct layout yet.
-#define CULE_CONFIG_PARAMS \
-    i32 game, u32 wiring, i32 frameskip, u64 repeat_threshold, i32 max_episode_frames, u32 legal_actions, i32 flags
-#define CULE_CONFIG_ARGS game, wiring, frameskip, repeat_threshold, max_episode_frames, legal_actions, flags
-
-__device__ StepConfig step_config(CULE_CONFIG_PARAMS) {
-    StepConfig cfg;
+// The step's settings: the host's bytes of a StepConfig (cule._cpu.step_config; the layout check
+// makes sure NVRTC lays it out as g++ does). CULE_GAME, where defined, folds the game in.
+__device__ StepConfig load_step_config(const StepConfig* config) {
+    StepConfig cfg = *config;
 #ifdef CULE_GAME
     cfg.game = CULE_GAME;
-#else
-    cfg.game = game;
 #endif
-    cfg.wiring = unpack_wiring(wiring);
-    cfg.frameskip = frameskip;
-    cfg.repeat_threshold = repeat_threshold;
-    cfg.max_episode_frames = max_episode_frames;
-    cfg.legal_actions = legal_actions;
-    cfg.episodic_life = flags & 1;
-    cfg.life_loss_info = flags >> 1 & 1;
     return cfg;
 }
 
@@ -41,7 +27,7 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
 
 #define CULE_STEP_PARAMS                                                                                        \
     Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
-        const u8 *pool_screens, u32 pool_size, const u8 *rom, CULE_CONFIG_PARAMS, const u8 *skip, const u8 *actions
+        const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u8 *actions
 
 // One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
 // shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
@@ -57,7 +43,7 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
         terminated[i] = truncated[i] = 0;
         return;
     }
-    const StepConfig cfg = step_config(CULE_CONFIG_ARGS);
+    const StepConfig cfg = load_step_config(config);
     const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
@@ -73,13 +59,13 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
 
 extern "C" __global__ void cule_step(CULE_STEP_PARAMS, i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
     step_env<false>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                    CULE_CONFIG_ARGS, skip, actions, nullptr, rewards, terminated, truncated, num_envs);
+                    config, skip, actions, nullptr, rewards, terminated, truncated, num_envs);
 }
 
 extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
                                             u8* truncated, i32 num_envs) {
     step_env<true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                   CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs);
+                   config, skip, actions, jobs, rewards, terminated, truncated, num_envs);
 }
 
 // The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
@@ -88,7 +74,7 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
 extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
                                                u8* truncated, i32 num_envs, u8* warp_ram) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         CULE_CONFIG_ARGS, skip, actions, jobs, rewards, terminated, truncated, num_envs, warp_ram);
+                         config, skip, actions, jobs, rewards, terminated, truncated, num_envs, warp_ram);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
@@ -119,10 +105,10 @@ extern "C" __global__ void cule_render_by_clock(const RenderJob* jobs, u8* scree
 // The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
 // its own keeps the emulator's registers out of cule_render.
 extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* rom,
-                                     CULE_CONFIG_PARAMS, const u8* skip, i32 num_envs) {
+                                     const StepConfig* config, const u8* skip, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || *skip || !jobs[i].redo) return;
-    redo_step(jobs[i], env_screens(screens, i, screen_height), rom, step_config(CULE_CONFIG_ARGS));
+    redo_step(jobs[i], env_screens(screens, i, screen_height), rom, load_step_config(config));
 }
 
 extern "C" __global__ void cule_reset(Machine* machines, u8* screens, i32 screen_height, EnvRng* rng,

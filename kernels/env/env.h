@@ -90,6 +90,32 @@ inline u64 repeat_threshold(double p) {
     return (double)threshold < p * 4294967296.0 ? threshold + 1 : threshold;
 }
 
+// The step's settings, made here for every backend: the CPU backend's VecEnv holds one, and the
+// CUDA backend hands its bytes to the kernels (cule._cpu.step_config; the layout check covers it).
+// Host only; padding bytes zeroed, so that equal settings have equal bytes.
+#ifndef __CUDACC_RTC__
+inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, double repeat_action_probability,
+                                   i32 max_episode_frames, u32 legal_actions, bool episodic_life,
+                                   bool life_loss_info) {
+    StepConfig cfg;
+    __builtin_memset(&cfg, 0, sizeof cfg);
+    cfg.game = game;
+    cfg.wiring.left_paddles = wiring.left_paddles;   // member by member: a struct copy may copy padding
+    cfg.wiring.right_paddles = wiring.right_paddles;
+    cfg.wiring.swap_ports = wiring.swap_ports;
+    cfg.wiring.swap_paddles = wiring.swap_paddles;
+    cfg.wiring.power_on_switches = wiring.power_on_switches;
+    cfg.wiring.paddle_max = wiring.paddle_max;
+    cfg.frameskip = frameskip;
+    cfg.repeat_threshold = repeat_threshold(repeat_action_probability);
+    cfg.max_episode_frames = max_episode_frames;
+    cfg.legal_actions = legal_actions;
+    cfg.episodic_life = episodic_life;
+    cfg.life_loss_info = life_loss_info;
+    return cfg;
+}
+#endif
+
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
 // the render pass (then no drawing code is compiled in); IN_PASSES: the GPU's warp schedule
@@ -281,7 +307,9 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
 // here), as this compiler lays them out; the CUDA backend checks at start that NVRTC's layout is
 // the host's. Each field's value given `m`, a Machine at `base`, and `job`, a RenderJob there:
 // the state's machine and RNG sizes, offsets in Machine, the TIA's front buffer (which of the two
-// frame buffers holds the frame shown), the RenderJob's size and its redo flag's offset.
+// frame buffers holds the frame shown), the RenderJob's size and its redo flag's offset; and,
+// given `cfg`, a StepConfig there, the StepConfig's size and its fields' offsets (the kernels
+// read the host's bytes of it).
 #define CULE_FOR_EACH_LAYOUT_FIELD(X)                                                            \
     X(machine, sizeof(Machine))                                                                   \
     X(rng, sizeof(EnvRng))                                                                        \
@@ -292,7 +320,16 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(episode_steps, (const u8*)&m.episode_steps - base)                                          \
     X(front, (const u8*)&m.console.tia.front - base)                                              \
     X(render_job, sizeof(RenderJob))                                                              \
-    X(render_job_redo, (const u8*)&job->redo - base)
+    X(render_job_redo, (const u8*)&job->redo - base)                                              \
+    X(step_config, sizeof(StepConfig))                                                            \
+    X(step_config_wiring, (const u8*)&cfg->wiring - base)                                         \
+    X(step_config_paddle_max, (const u8*)&cfg->wiring.paddle_max - base)                          \
+    X(step_config_frameskip, (const u8*)&cfg->frameskip - base)                                   \
+    X(step_config_repeat_threshold, (const u8*)&cfg->repeat_threshold - base)                     \
+    X(step_config_max_episode_frames, (const u8*)&cfg->max_episode_frames - base)                 \
+    X(step_config_legal_actions, (const u8*)&cfg->legal_actions - base)                           \
+    X(step_config_episodic_life, (const u8*)&cfg->episodic_life - base)                           \
+    X(step_config_life_loss_info, (const u8*)&cfg->life_loss_info - base)
 
 #define CULE_COUNT_FIELD(name, value) +1
 enum : i32 { NUM_LAYOUT_FIELDS = 0 CULE_FOR_EACH_LAYOUT_FIELD(CULE_COUNT_FIELD) };
@@ -301,7 +338,8 @@ enum : i32 { NUM_LAYOUT_FIELDS = 0 CULE_FOR_EACH_LAYOUT_FIELD(CULE_COUNT_FIELD) 
 CULE_HD void state_layout(u64* out) {
     Machine m;
     const u8* base = (const u8*)&m;
-    const RenderJob* job = (const RenderJob*)base;   // for an offset alone (NVRTC has no offsetof)
+    const RenderJob* job = (const RenderJob*)base;   // for offsets alone (NVRTC has no offsetof)
+    const StepConfig* cfg = (const StepConfig*)base;
     i32 i = 0;
 #define CULE_LAYOUT_VALUE(name, value) out[i++] = (u64)(value);
     CULE_FOR_EACH_LAYOUT_FIELD(CULE_LAYOUT_VALUE)
