@@ -3,7 +3,9 @@ PY ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
-KERNEL_SOURCES := $(shell find kernels -name "*.h" -o -name "*.cpp" -o -name "*.cu")
+KERNEL_SOURCES := $(shell find kernels -name "*.h" -o -name "*.cpp" -o -name "*.cu") kernels/compile_flags.txt
+# The flags every build of kernels/ shares (why each: setup.py, which reads them too).
+COMPILE_FLAGS := $(shell cat kernels/compile_flags.txt)
 SOURCES := pyproject.toml setup.py $(KERNEL_SOURCES)
 PYTEST_ARGS ?= -n auto
 
@@ -42,7 +44,7 @@ SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -DCULE_QUICK_BUILD
 build/sanitize/_%.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O1 -g -shared -fPIC -pthread -ffp-contract=off -Wno-unknown-pragmas $(SANITIZE_FLAGS) \
+	$(CXX) $(COMPILE_FLAGS) -O1 -g -shared -fPIC -pthread $(SANITIZE_FLAGS) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_$*.cpp -o $@
 
 test-sanitize: $(SANITIZE_LIBS)
@@ -76,7 +78,7 @@ bench-gpu: install
 TRACE_LIB := build/trace/_cpu.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O3 -fvisibility=hidden -shared -fPIC -ffp-contract=off -fno-math-errno -Wno-unknown-pragmas -DCULE_TRACE -DCULE_TIMER_WAIT \
+	$(CXX) $(COMPILE_FLAGS) -O3 -fvisibility=hidden -shared -fPIC -DCULE_TRACE -DCULE_TIMER_WAIT \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 # The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer, which
@@ -86,8 +88,8 @@ WAIT_LIBS := build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
 WAIT_LIB := build/timer_wait/_cpu.so
 $(WAIT_LIBS): build/%/_cpu.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC -ffp-contract=off -fno-math-errno \
-		-Wno-unknown-pragmas $(if $(filter timer_wait,$*),-DCULE_TIMER_WAIT) \
+	$(CXX) $(COMPILE_FLAGS) -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC \
+		$(if $(filter timer_wait,$*),-DCULE_TIMER_WAIT) \
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
 
 simt-model: $(TRACE_LIB)

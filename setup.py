@@ -5,18 +5,20 @@ from pathlib import Path
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
-# No fused multiply-adds: frame resizing must round as OpenCV does (kernels/env/resize.h), on the
-# host as on the GPU. No errno from maths functions, so that lrintf is one instruction, not a call.
-FLAGS = ["-O3", "-ffp-contract=off", "-fno-math-errno", "-Wno-unknown-pragmas"]
+# The flags every build of kernels/ shares, declared once (the Makefile's builds and NVRTC,
+# cule/nvrtc.py, read the same file): C++17; no fused multiply-adds, since frame resizing must
+# round as OpenCV does (kernels/env/resize.h), on the host as on the GPU; no errno from maths
+# functions, so that lrintf is one instruction, not a call; no warnings for CUDA's pragmas.
+COMPILE_FLAGS = Path("kernels/compile_flags.txt").read_text().split()
 
 
 # Every module includes the headers: an edited header rebuilds them all.
-HEADERS = sorted(str(p) for p in Path("kernels").rglob("*") if p.suffix in {".h", ".cu"})
+HEADERS = sorted(str(p) for p in Path("kernels").rglob("*") if p.suffix in {".h", ".cu", ".txt"})
 
 
 def extension(name: str, source: str) -> Pybind11Extension:
-    return Pybind11Extension(name, [source], include_dirs=["kernels"], depends=HEADERS, cxx_std=17,
-                             extra_compile_args=FLAGS)
+    return Pybind11Extension(name, [source], include_dirs=["kernels"], depends=HEADERS, cxx_std=None,
+                             extra_compile_args=["-O3", *COMPILE_FLAGS])
 
 
 setup(

@@ -17,10 +17,12 @@ KERNELS = Path(__file__).resolve().parent / "kernels"
 if not KERNELS.is_dir():   # editable install: the sources stay in the repository
     KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 CUDA_ENTRY = "cuda/kernels.cu"
-# NVRTC's options for the CUDA entry points, here and in cule/backends/cuda.py. --fmad=false:
-# frame resizing must round as OpenCV does (kernels/env/resize.h), as g++'s -ffp-contract=off
-# makes the host modules round (setup.py).
-OPTIONS = (f"-I{KERNELS}", "-std=c++17", "--device-as-default-execution-space", "--fmad=false")
+# The flags every build of kernels/ shares (why each: setup.py), and NVRTC's options for the CUDA
+# entry points, here and in cule/backends/cuda.py: the shared flags in NVRTC's spelling (g++'s
+# -ffp-contract=off is its --fmad=false), without those for the host alone.
+COMPILE_FLAGS = tuple((KERNELS / "compile_flags.txt").read_text().split())
+_IN_NVRTC = {"-std=c++17": "-std=c++17", "-ffp-contract=off": "--fmad=false"}
+OPTIONS = (f"-I{KERNELS}", "--device-as-default-execution-space", *(_IN_NVRTC[f] for f in COMPILE_FLAGS if f in _IN_NVRTC))
 
 
 class NvrtcError(RuntimeError):

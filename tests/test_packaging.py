@@ -1,6 +1,7 @@
 """The wheel ships kernels/ (NVRTC compiles it at run time) as the package cule.kernels and its
 subpackages: every kernel source must be matched by the package-data patterns of pyproject.toml,
-in a directory listed as a package. And the repository tracks no large file."""
+in a directory listed as a package. Every build of kernels/ takes the flags declared once in
+kernels/compile_flags.txt. And the repository tracks no large file."""
 import subprocess
 from pathlib import Path
 
@@ -20,7 +21,7 @@ def test_every_kernel_source_is_package_data():
             assert package in config["packages"], f"{package} has package data but is not a package"
             directory = kernels.joinpath(*package.split(".")[2:])
             shipped |= {p for pattern in patterns for p in directory.glob(pattern)}
-    sources = {p for p in kernels.rglob("*") if p.suffix in {".h", ".cpp", ".cu"}}
+    sources = {p for p in kernels.rglob("*") if p.suffix in {".h", ".cpp", ".cu"} or p.name == "compile_flags.txt"}
     assert len(sources) > 60
     assert sources - shipped == set(), f"not shipped in the wheel: {sorted(sources - shipped)}"
     directories = {"cule.kernels" + "".join("." + part for part in p.parent.relative_to(kernels).parts) for p in sources}
@@ -68,7 +69,7 @@ def test_the_wheel_builds_without_deprecation_warnings_and_holds_the_sources(tmp
     (wheel,) = (tmp_path / "wheels").glob("cule-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     kernels = {"cule/kernels/" + p.relative_to(ROOT / "kernels").as_posix() for p in (ROOT / "kernels").rglob("*")
-               if p.suffix in {".h", ".cpp", ".cu"}}
+               if p.suffix in {".h", ".cpp", ".cu"} or p.name == "compile_flags.txt"}
     assert len(kernels) > 60 and kernels <= names, sorted(kernels - names)
     assert {"cule/py.typed", "cule/__init__.py", "cule/wrappers.py"} <= names
     assert {n.split(".")[0] for n in names if n.endswith(".so")} == {"cule/_cpu", "cule/_cuda_host", "cule/_probes"}
@@ -83,3 +84,21 @@ def test_no_tracked_file_is_over_1_mb():
     sizes = {name: (ROOT / name).stat().st_size for name in listed.decode().split("\0") if (ROOT / name).is_file()}
     assert len(sizes) > 100
     assert {name: size for name, size in sizes.items() if size > 1_000_000} == {}
+
+
+def test_every_build_of_the_kernels_takes_the_shared_flags():
+    """kernels/compile_flags.txt, declared once: NVRTC gets them in its spelling, and each of the
+    Makefile's extra builds (sanitizers, traces, timer waits) passes them to g++ (setup.py reads
+    the file itself)."""
+    from cule import nvrtc
+
+    flags = nvrtc.COMPILE_FLAGS
+    assert {"-std=c++17", "-ffp-contract=off"} <= set(flags)
+    assert {"-std=c++17", "--fmad=false"} <= set(nvrtc.OPTIONS)
+    libs = ["build/sanitize/_cpu.so", "build/sanitize/_cuda_host.so", "build/trace/_cpu.so",
+            "build/timer_wait/_cpu.so", "build/no_timer_wait/_cpu.so"]
+    run = subprocess.run(["make", "-n", "-B", "-o", ".venv/.installed", "-o", "install", *libs], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    commands = [line for line in run.stdout.splitlines() if " -shared " in line]
+    assert len(commands) == len(libs) and all(" ".join(flags) in c for c in commands), commands
