@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 PIP := $(PYTHON) -m pip
-KERNEL_SOURCES := $(shell find kernels -name "*.h" -o -name "*.cpp" -o -name "*.cu") kernels/compile_flags.txt
+KERNEL_SOURCES := $(shell find kernels bindings -name "*.h" -o -name "*.cpp" -o -name "*.cu") kernels/compile_flags.txt
 # The flags every build of kernels/ shares (why each: setup.py, which reads them too).
 COMPILE_FLAGS := $(shell cat kernels/compile_flags.txt)
 SOURCES := pyproject.toml setup.py $(KERNEL_SOURCES)
@@ -36,19 +36,19 @@ test: install
 # tests of the CUDA backend, a run of games of every cartridge scheme, the state fuzzers (tests
 # marked sanitize) and both ways of shrinking observations on random frames. No -fwrapv, unlike
 # Python's extension flags: signed overflow is undefined on the GPU too. Without use-after-scope
-# checks (the kernels keep no pointers to locals past their scope): they took cule._cpu's build
+# checks (the kernels keep no pointers to locals past their scope): they took cule._core's build
 # from about 2 to 4.5 minutes. CULE_QUICK_BUILD: no inlining forced for speed alone (types.h).
 CXX ?= g++
-SANITIZE_LIBS := build/sanitize/_cpu.so build/sanitize/_cuda_host.so
+SANITIZE_LIBS := build/sanitize/_core.so build/sanitize/_cuda_host.so
 SANITIZE_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-address-use-after-scope \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer -DCULE_QUICK_BUILD
 build/sanitize/_%.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) $(COMPILE_FLAGS) -O1 -g -shared -fPIC -pthread $(SANITIZE_FLAGS) \
-		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_$*.cpp -o $@
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_$*.cpp -o $@
 
 test-sanitize: $(SANITIZE_LIBS)
-	CULE_CPU_LIB=$(abspath build/sanitize/_cpu.so) CULE_CUDA_HOST_LIB=$(abspath build/sanitize/_cuda_host.so) \
+	CULE_CORE_LIB=$(abspath build/sanitize/_core.so) CULE_CUDA_HOST_LIB=$(abspath build/sanitize/_cuda_host.so) \
 	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py tests/test_observe.py -m "sanitize or not slow" \
@@ -75,22 +75,22 @@ bench-gpu: install
 # The SIMT model of the GPU kernels, from instruction traces of a build that records them
 # (kernels/testing/trace.h) and runs timer waits at once as the GPU's kernels do: lanes per pass
 # and memory sectors per scheduling policy and layout.
-TRACE_LIB := build/trace/_cpu.so
+TRACE_LIB := build/trace/_core.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) $(COMPILE_FLAGS) -O3 -fvisibility=hidden -shared -fPIC -DCULE_TRACE -DCULE_TIMER_WAIT \
-		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_core.cpp -o $@
 
 # The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer, which
 # only the GPU's kernels run by default), with setup.py's compiler flags: what they save, and that
 # they change nothing (benchmarks/timer_wait.py, tests/test_timer_wait.py).
-WAIT_LIBS := build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
-WAIT_LIB := build/timer_wait/_cpu.so
-$(WAIT_LIBS): build/%/_cpu.so: $(KERNEL_SOURCES) Makefile | install
+WAIT_LIBS := build/timer_wait/_core.so build/no_timer_wait/_core.so
+WAIT_LIB := build/timer_wait/_core.so
+$(WAIT_LIBS): build/%/_core.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) $(COMPILE_FLAGS) -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC \
 		$(if $(filter timer_wait,$*),-DCULE_TIMER_WAIT) \
-		$$($(PYTHON) -m pybind11 --includes) -Ikernels kernels/bindings/module_cpu.cpp -o $@
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_core.cpp -o $@
 
 simt-model: $(TRACE_LIB)
 	$(PYTHON) benchmarks/simt_model.py

@@ -1,5 +1,5 @@
-"""Builds the pybind11 extensions, compiled from the same kernels/ headers that NVRTC compiles for
-the GPU. Everything else is declared in pyproject.toml."""
+"""Builds the pybind11 extensions (bindings/), compiled from the same kernels/ headers that NVRTC
+compiles for the GPU. Everything else is declared in pyproject.toml."""
 from pathlib import Path
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
@@ -13,23 +13,25 @@ COMPILE_FLAGS = Path("kernels/compile_flags.txt").read_text().split()
 
 
 # Every module includes the headers: an edited header rebuilds them all.
-HEADERS = sorted(str(p) for p in Path("kernels").rglob("*") if p.suffix in {".h", ".cu", ".txt"})
+HEADERS = sorted(str(p) for folder in ("kernels", "bindings") for p in Path(folder).rglob("*")
+                 if p.suffix in {".h", ".cu", ".txt"})
 
 
 def extension(name: str, source: str) -> Pybind11Extension:
-    return Pybind11Extension(name, [source], include_dirs=["kernels"], depends=HEADERS, cxx_std=None,
+    return Pybind11Extension(name, [source], include_dirs=["kernels", "."], depends=HEADERS, cxx_std=None,
                              extra_compile_args=["-O3", *COMPILE_FLAGS])
 
 
 setup(
     ext_modules=[
-        # The CPU backend (its threads are its own: kernels/bindings/thread_pool.h).
-        extension("cule._cpu", "kernels/bindings/module_cpu.cpp"),
+        # The core both backends import: the emulator built for the host, the CPU backend's VecEnv
+        # (its threads are its own: bindings/thread_pool.h), states and their checks, the games.
+        extension("cule._core", "bindings/module_core.cpp"),
         # The CUDA entry points executed on the host, thread by thread, blocks on the same kind of
         # threads: the CUDA backend on a machine without a GPU (tests, CI).
-        extension("cule._cuda_host", "kernels/bindings/module_cuda_host.cpp"),
+        extension("cule._cuda_host", "bindings/module_cuda_host.cpp"),
         # Single components driven one access at a time, for the tests only.
-        extension("cule._probes", "kernels/testing/module_probes.cpp"),
+        extension("cule._probes", "bindings/module_probes.cpp"),
     ],
     cmdclass={"build_ext": build_ext},
 )

@@ -48,7 +48,7 @@ for stage in "$@"; do
     build)   # the machine's default compilers link libstdc++ statically, which breaks next to torch
       log build
       CC=gcc CXX=g++ python3 setup.py -q build_ext --inplace -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-      readelf -d cule/_cpu*.so | grep -q 'libstdc++.so.6' && echo "libstdc++ linked dynamically" ;;
+      readelf -d cule/_core*.so | grep -q 'libstdc++.so.6' && echo "libstdc++ linked dynamically" ;;
     smoke)
       log smoke
       python3 - <<'PY'

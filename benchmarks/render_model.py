@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import simt_model  # noqa: E402  (sets CULE_CPU_LIB to the trace build)
+import simt_model  # noqa: E402  (sets CULE_CORE_LIB to the trace build)
 from simt_model import GAMES, TRACE_EVENT, WARP, machine  # noqa: E402
 
 from benchmarks._results import new_result_path  # noqa: E402
@@ -60,10 +60,10 @@ LOG_BYTES, STORE_BYTES, SECTOR = 4, 8, 32
 def render_traces(game: str, num_envs: int, age: int, seed: int, states: Path | None):
     """One traced step of `num_envs` envs `age` steps after reset(seed) in random v5 play
     (simt_model.traced_vecs): the render pass's events, and each env's count."""
-    from cule import _cpu
+    from cule import _core
 
-    if not hasattr(_cpu.VecEnv, "take_render_trace"):
-        raise SystemExit("this build records no render traces: make build/trace/_cpu.so")
+    if not hasattr(_core.VecEnv, "take_render_trace"):
+        raise SystemExit("this build records no render traces: make build/trace/_core.so")
     for _, vec, _ in simt_model.traced_vecs(game, num_envs, num_envs, [age], seed, states):
         vec.take_trace()
         events, counts = vec.take_render_trace()

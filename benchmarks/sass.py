@@ -271,7 +271,7 @@ def opcode_parts() -> list[tuple[str, str, bool, bool]]:
     """For each opcode, the parts of the interpreter it runs besides the loop and the fetch: its mode's
     case, its operation's case, and whether it reads and writes its operand (the read and write
     parts), from the opcode table the CPU backend exports and the cases' labels in cpu6502.h."""
-    from cule import _cpu
+    from cule import _core
 
     source = CPU_SOURCE.read_text()
     enum = lambda name: re.search(r"enum %s : u8 \{([^}]*)\}" % name, source).group(1)  # noqa: E731
@@ -280,7 +280,7 @@ def opcode_parts() -> list[tuple[str, str, bool, bool]]:
     interpreter = Interpreter.from_sources()
     label = lambda cases, name: next((c for c in set(cases.values()) if name in c.split("/")), None)  # noqa: E731
     out = []
-    for entry in _cpu.OPCODE_ENTRIES:
+    for entry in _core.OPCODE_ENTRIES:
         mode, access, op = modes[entry & 0x0F], entry >> 4 & 3, ops[entry >> 6]
         mode_case, op_case = label(interpreter.mode_cases, mode), label(interpreter.op_cases, op)
         out.append(("mode:" + mode_case if mode_case else "", "op:" + op_case if op_case else "",

@@ -63,8 +63,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-TRACE_LIB = ROOT / "build" / "trace" / "_cpu.so"
-os.environ.setdefault("CULE_CPU_LIB", str(TRACE_LIB))
+TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
+os.environ.setdefault("CULE_CORE_LIB", str(TRACE_LIB))
 sys.path.insert(0, str(ROOT))
 from benchmarks._results import new_result_path  # noqa: E402
 
@@ -568,10 +568,10 @@ def traced_vecs(game: str, num_envs: int, traced: int, ages: list[int], seed: in
     import torch
 
     import cule
-    from cule import _cpu
+    from cule import _core
 
-    if not hasattr(_cpu.VecEnv, "start_trace"):
-        raise SystemExit(f"{os.environ['CULE_CPU_LIB']} records no traces: make build/trace/_cpu.so")
+    if not hasattr(_core.VecEnv, "start_trace"):
+        raise SystemExit(f"{os.environ['CULE_CORE_LIB']} records no traces: make build/trace/_core.so")
     env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
     try:
         env.reset(seed=seed)

@@ -9,7 +9,7 @@ Checked as it goes, for every env of every game:
   episode's start (its no-op starts not counted, as AtariVectorEnv counts them) stay within the
   frame cap, and an episode not terminated is truncated exactly when they reach it;
 - lives are never negative;
-- every `--check-every` steps, every state passes cule's state checks (kernels/bindings/
+- every `--check-every` steps, every state passes cule's state checks (bindings/
   state_check.h);
 - determinism: a second env of `--replicas` envs, seeded as the first envs of the main one and
   given their actions, must hold the same state bytes at every check.
@@ -44,7 +44,7 @@ def soak_game(game: str, num_envs: int, steps: int, check_every: int, replicas: 
     import numpy as np
     import torch
 
-    from cule import CuleEnv, _cpu
+    from cule import CuleEnv, _core
 
     torch.set_num_threads(1)
     settings = V5 | {"max_num_frames_per_episode": frame_cap}
@@ -95,7 +95,7 @@ def soak_game(game: str, num_envs: int, steps: int, check_every: int, replicas: 
         if step % check_every == 0 or step == steps:
             states = env.get_states().numpy()
             try:
-                _cpu.check_states(env._spec, states, "states")
+                _core.check_states(env._spec, states, "states")
             except ValueError as e:
                 fail("state_check", f"step {step}: {e}")
             again = replica.get_states().numpy()

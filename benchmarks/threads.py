@@ -4,10 +4,10 @@ its default threads and with one thread (torch at one thread too), on a quiet ma
 one busy core (a process spinning at normal priority, as another job on a shared machine).
 
 Each measurement runs in a fresh process; the variants are interleaved, round after round, and
-the median is reported. `--compare-lib PATH` adds the same runs with another build of cule._cpu
-(CULE_CPU_LIB), e.g. one from before a change:
+the median is reported. `--compare-lib PATH` adds the same runs with another build of cule._core
+(CULE_CORE_LIB), e.g. one from before a change:
 
-    python benchmarks/threads.py --compare-lib /tmp/old/cule/_cpu.cpython-311-x86_64-linux-gnu.so
+    python benchmarks/threads.py --compare-lib /tmp/old/cule/_core.cpython-311-x86_64-linux-gnu.so
 
 writes benchmarks/results/threads-<date>.json.
 """
@@ -57,9 +57,9 @@ def measure(threads: str, seconds: float) -> float:
 
 def run(threads: str, lib: str | None, busy: bool, seconds: float) -> float:
     environment = dict(os.environ)
-    environment.pop("CULE_CPU_LIB", None)
+    environment.pop("CULE_CORE_LIB", None)
     if lib:
-        environment["CULE_CPU_LIB"] = lib
+        environment["CULE_CORE_LIB"] = lib
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if busy else None
     try:
         out = subprocess.run([sys.executable, __file__, "--child", threads, "--seconds", str(seconds)],
@@ -75,7 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=8.0, help="per measurement")
-    parser.add_argument("--compare-lib", help="another build of cule._cpu to measure alongside")
+    parser.add_argument("--compare-lib", help="another build of cule._core to measure alongside")
     parser.add_argument("--note", default="", help="what else ran on the machine")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -1,12 +1,12 @@
 """What running timer-polling loops at once (Bus::wait_on_timer, kernels/atari/console.h; the GPU's
 kernels do, the CPU backend does not) would save the CPU backend: two builds of it with setup.py's
-compiler flags, one with -DCULE_TIMER_WAIT (`make build/timer_wait/_cpu.so
-build/no_timer_wait/_cpu.so`), game by game at v5 settings with random actions. Callgrind's
+compiler flags, one with -DCULE_TIMER_WAIT (`make build/timer_wait/_core.so
+build/no_timer_wait/_core.so`), game by game at v5 settings with random actions. Callgrind's
 instructions per raw frame (exact, whatever else the machine runs) and raw frames per second on
 one thread, the two builds taking turns in fresh processes, `--rounds` rounds each, the best round
 counting.
 
-    make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so
+    make build/timer_wait/_core.so build/no_timer_wait/_core.so
     python benchmarks/timer_wait.py                          # the 10 games of v5_fps.py
     python benchmarks/timer_wait.py --games pong --rounds 0  # instructions alone
     python benchmarks/timer_wait.py --no-instructions        # timings alone
@@ -32,11 +32,11 @@ BUILDS = ("timer_wait", "no_timer_wait")
 
 
 def library(build: str) -> Path:
-    return ROOT / "build" / build / "_cpu.so"
+    return ROOT / "build" / build / "_core.so"
 
 
 def build_environ(build: str) -> dict[str, str]:
-    return {**os.environ, "CULE_CPU_LIB": str(library(build))}
+    return {**os.environ, "CULE_CORE_LIB": str(library(build))}
 
 
 def frames_per_second(game: str, build: str, envs: int, seconds: float) -> float:
@@ -69,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     missing = [str(library(b)) for b in BUILDS if not library(b).exists()]
     if missing:
-        raise SystemExit(f"missing {', '.join(missing)}: make build/timer_wait/_cpu.so build/no_timer_wait/_cpu.so")
+        raise SystemExit(f"missing {', '.join(missing)}: make build/timer_wait/_core.so build/no_timer_wait/_core.so")
     rows = []
     for game in args.games:
         row = {"game": game}

@@ -120,7 +120,7 @@ def measure(game: str, envs: int, threads: int, rounds: int, seconds: float) -> 
 def instructions_per_frame(game: str, envs: int = 16, steps: tuple[int, int] = (20, 120),
                            environ: dict[str, str] | None = None) -> float:
     """cule's instructions per raw frame at v5 settings on one thread (callgrind); `environ`: the
-    child's environment (CULE_CPU_LIB names another build)."""
+    child's environment (CULE_CORE_LIB names another build)."""
     totals = []
     for n in steps:
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,

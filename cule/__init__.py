@@ -15,9 +15,9 @@ def _load_build(name: str, path: str) -> None:
     globals()[name] = module
 
 
-# CULE_CPU_LIB and CULE_CUDA_HOST_LIB (environment) name other builds of cule._cpu and
+# CULE_CORE_LIB and CULE_CUDA_HOST_LIB (environment) name other builds of cule._core and
 # cule._cuda_host, such as the sanitizer builds of `make test-sanitize`.
-for _name, _variable in (("_cpu", "CULE_CPU_LIB"), ("_cuda_host", "CULE_CUDA_HOST_LIB")):
+for _name, _variable in (("_core", "CULE_CORE_LIB"), ("_cuda_host", "CULE_CUDA_HOST_LIB")):
     if os.environ.get(_variable):
         _load_build(_name, os.environ[_variable])
 

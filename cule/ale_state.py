@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import struct
 
-from . import _cpu
+from . import _core
 from .games import Game
 
 _TRUE, _FALSE = 0xFAB1FAB2, 0xBAD1BAD2
@@ -109,9 +109,9 @@ def parse_ale_state(raw: bytes, game: Game, rom: bytes) -> dict:
         raise AleStateError(f"the CPU block is {cpu_tag[:16]!r}; cule reads the default 'M6502Low'")
     inner.fields(_CPU, f)
     inner.tag("M6532")
-    if inner.int() != _cpu.RAM_BYTES:
-        raise AleStateError(f"the RIOT's RAM must hold {_cpu.RAM_BYTES} bytes")
-    f["myRAM"] = bytes(inner.int() & 0xFF for _ in range(_cpu.RAM_BYTES))
+    if inner.int() != _core.RAM_BYTES:
+        raise AleStateError(f"the RIOT's RAM must hold {_core.RAM_BYTES} bytes")
+    f["myRAM"] = bytes(inner.int() & 0xFF for _ in range(_core.RAM_BYTES))
     inner.fields(_RIOT, f)
     inner.tag("TIA")
     inner.fields(_TIA, f)

@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 from gymnasium.spaces import Discrete
 
-from . import _cpu
+from . import _core
 from .env import CuleEnv
 from .spaces import UniformBox
 
@@ -65,7 +65,7 @@ class CuleAtariEnv(gymnasium.Env):
         self._env.close()
 
     def get_action_meanings(self) -> list[str]:
-        return [_cpu.ACTION_NAMES[a] for a in self._env.action_set]
+        return [_core.ACTION_NAMES[a] for a in self._env.action_set]
 
 
 def _one(info: dict) -> dict[str, int]:

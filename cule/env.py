@@ -17,7 +17,7 @@ from gymnasium.spaces import Discrete
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from . import _cpu
+from . import _core
 from .backends import RAM_BYTES, SCREEN_WIDTH, CpuBackend, ObservationSettings, StepSettings
 from .games import Game, get_game
 from .reset import FIRE, reset_pool
@@ -40,10 +40,10 @@ def _default_device() -> torch.device:
     return torch.device("cuda" if cuda.available() else "cpu")
 
 
-def make_console(game: Game, rom: bytes) -> tuple["_cpu.Console", "_cpu.GameSpec"]:
+def make_console(game: Game, rom: bytes) -> tuple["_core.Console", "_core.GameSpec"]:
     """A powered-on console for `game`, as ale-py's loadROM builds it (before its reset)."""
-    spec = _cpu.GameSpec(rom=rom, game=game.index)
-    console = _cpu.Console(spec)
+    spec = _core.GameSpec(rom=rom, game=game.index)
+    console = _core.Console(spec)
     console.power_on()
     return console, spec
 
@@ -94,7 +94,7 @@ def _check_positive_int(name: str, value: Any) -> int:
 # A process forked from one that ran torch's CPU threads (OpenMP) cannot start them again: its
 # parallel operations hang (a plain 4 MB copy does). torch's DataLoader runs its forked workers
 # on one thread for this reason; a CuleEnv made or used in a forked child does the same, and says
-# so. (The env's own threads survive a fork: kernels/bindings/thread_pool.h.)
+# so. (The env's own threads survive a fork: bindings/thread_pool.h.)
 _forked = False
 
 
@@ -444,8 +444,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 raise TypeError(f"ale_states[{k}] must be an ale_py.ALEState or its serialize() bytes, "
                                 f"got {type(state).__name__}")
             fields = parse_ale_state(bytes(raw), self.game, self._spec.rom)
-            row = _cpu.state_from_ale(self._post_reset_state, self.game.index, fields)
-            _cpu.check_states(self._spec, row[None], f"ale_states[{k}]")
+            row = _core.state_from_ale(self._post_reset_state, self.game.index, fields)
+            _core.check_states(self._spec, row[None], f"ale_states[{k}]")
             rows.append(row)
         if not rows:
             raise ValueError("states_from_ale needs at least one state")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import _cpu
+from . import _core
 
 # Cartridge schemes kernels/atari/cart.h emulates, by their id there (CartScheme).
-SCHEMES = {name: i for i, name in enumerate(_cpu.CART_SCHEME_NAMES)}
+SCHEMES = {name: i for i, name in enumerate(_core.CART_SCHEME_NAMES)}
 # ALE's action ids by name, as kernels/ale/game_settings.h declares them.
-ACTIONS = {name: i for i, name in enumerate(_cpu.ACTION_NAMES)}
+ACTIONS = {name: i for i, name in enumerate(_core.ACTION_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Game:
 _CATALOGUE = tuple(
     Game(**{**facts, "index": index,
             "mode_select": facts["mode_select"] and ModeSelect(**facts["mode_select"])})
-    for index, facts in enumerate(_cpu.game_catalogue()))
+    for index, facts in enumerate(_core.game_catalogue()))
 
 GAMES: dict[str, Game] = {g.id: g for g in _CATALOGUE}
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _cpu
+from . import _core
 from .games import ACTIONS, Game
 
 NOOP, FIRE, RIGHT, LEFT, DOWN, UPFIRE = (ACTIONS[a] for a in ("NOOP", "FIRE", "RIGHT", "LEFT", "DOWN", "UPFIRE"))
-RESET = _cpu.RESET_ACTION   # ALE's RESET action: a starting action only
+RESET = _core.RESET_ACTION   # ALE's RESET action: a starting action only
 SOFT_RESET_FRAMES = 4
 RESET_NOOP_FRAMES = 60
 

@@ -20,7 +20,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from . import _cpu
+from . import _core
 
 
 def _pillow():
@@ -38,7 +38,7 @@ def write_gif(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0,
     if not len(frames):
         raise ValueError("write_gif needs at least one frame")
     Image = _pillow()
-    palette = _cpu.palette_rgb(pal).astype(np.uint8).tobytes()
+    palette = _core.palette_rgb(pal).astype(np.uint8).tobytes()
     images = []
     for frame in frames:
         frame = np.ascontiguousarray(frame, dtype=np.uint8)
@@ -70,7 +70,7 @@ def write_mp4(path: str | Path, frames: Sequence[np.ndarray], fps: float = 30.0,
     if not len(frames):
         raise ValueError("write_mp4 needs at least one frame")
     height, width = frames[0].shape
-    palette = _cpu.palette_rgb(pal).astype(np.uint8)
+    palette = _core.palette_rgb(pal).astype(np.uint8)
     # macro_block_size=1: keep 160 x height (both even, as yuv420p needs) instead of padding to 16s.
     writer = _imageio_ffmpeg().write_frames(str(path), (width, height), fps=fps, codec="libx264",
                                             macro_block_size=1, ffmpeg_log_level="error")

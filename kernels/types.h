@@ -92,7 +92,7 @@ CULE_HD void copy_words(u8* dst, const u8* src, i32 n) {
 
 // The lanes of a warp that meet (console.h's warp schedule): the set of lanes here together, and
 // the least value of a set of lanes that all come here. The host runs them as fibers
-// (cuda/host_warps.h).
+// (bindings/host_warps.h).
 #if defined(__CUDA_ARCH__) && !defined(CULE_HOST_WARPS)
 __device__ __forceinline__ u32 warp_lanes() { return __activemask(); }
 __device__ __forceinline__ u32 warp_min(u32 lanes, u32 v) { return __reduce_min_sync(lanes, v); }

@@ -3,7 +3,7 @@ bank (or slice) it came from."""
 import numpy as np
 import pytest
 
-from cule import _cpu, _probes
+from cule import _core, _probes
 from cule.games import GAMES, SCHEMES
 
 
@@ -67,13 +67,13 @@ def test_fe_bank_follows_address_line_13():
 def test_wrong_image_size_is_refused(scheme, size):
     game = next(g for g in GAMES.values() if g.scheme == scheme)
     with pytest.raises(ValueError, match=f"ROM of scheme {scheme} must hold {game.rom_bytes} bytes, got {size}"):
-        _cpu.GameSpec(rom=bytes(size), game=game.index)
+        _core.GameSpec(rom=bytes(size), game=game.index)
 
 
 def test_unknown_game_index_is_refused():
     n = len(GAMES)
     with pytest.raises(ValueError, match=rf"game index out of range: {n} \(there are {n} games\)"):
-        _cpu.GameSpec(rom=bytes(2048), game=n)
+        _core.GameSpec(rom=bytes(2048), game=n)
 
 
 # Superchip (F8SC, F6SC): 128 bytes of RAM, written at $000-$07F and read at $080-$0FF.
@@ -125,7 +125,7 @@ def test_superchip_ram_after_power_on_is_the_system_generators():
     """ALE's power-on: 128 draws for the RIOT's RAM, one for its timer, then two system resets
     of one RIOT draw and 128 Superchip draws each: the RAM holds draws 259..386."""
     game = GAMES["elevator_action"]
-    console = _cpu.Console(_cpu.GameSpec(rom=bytes(tagged_image(8192, 4096)), game=game.index))
+    console = _core.Console(_core.GameSpec(rom=bytes(tagged_image(8192, 4096)), game=game.index))
     console.power_on()
     draws = np.random.RandomState(4753849).randint(0, 2**32, size=387, dtype=np.uint64)
     assert console.cart()["ram"] == bytes(int(d) & 0xFF for d in draws[259:387])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from cule import CuleEnv, _cpu, list_games
+from cule import CuleEnv, _core, list_games
 from cule.games import get_game
 from cule.roms import load_rom
 from cule.backends import cuda
@@ -63,7 +63,7 @@ def assert_same_states(step, a, b):
         env = bad[0, 0].item()
         offsets = bad[bad[:, 0] == env, 1][:16].tolist()
         raise AssertionError(f"step {step}: machine states differ, first in env {env} at bytes {offsets} "
-                             f"(machine layout {_cpu.layout()})")
+                             f"(machine layout {_core.layout()})")
 
 
 class Run:
@@ -105,16 +105,16 @@ def test_host_kernels_take_the_arguments_cupy_would():
     """A launch argument of the wrong width would shift every later argument on the GPU: the host
     launcher refuses it, naming the argument."""
     _cuda_host = cuda._host_module()
-    out = torch.zeros(len(_cpu.layout()), dtype=torch.int64)
+    out = torch.zeros(len(_core.layout()), dtype=torch.int64)
     with pytest.raises(TypeError, match=r"cule_layout: argument 0 must be a numpy uint64 \(a data pointer\)"):
         _cuda_host.cule_layout(1, 1, (out.data_ptr(),))
     with pytest.raises(TypeError, match="cule_layout takes 1 arguments, got 2"):
         _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()), np.int32(0)))
-    axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8)
+    axes = torch.zeros(_core.AREA_AXES_BYTES, dtype=torch.uint8)
     with pytest.raises(TypeError, match="cule_area_axes: argument 1 must be a numpy int32, got int64 210"):
         _cuda_host.cule_area_axes(1, 1, (np.uint64(axes.data_ptr()), np.int64(210), np.int32(84), np.int32(84)))
     _cuda_host.cule_layout(1, 1, (np.uint64(out.data_ptr()),))
-    assert dict(zip(_cpu.layout(), out.tolist())) == _cpu.layout()
+    assert dict(zip(_core.layout(), out.tolist())) == _core.layout()
 
 
 def test_launches_are_packed_by_parameter_name_from_the_kernels_declarations():
@@ -123,7 +123,7 @@ def test_launches_are_packed_by_parameter_name_from_the_kernels_declarations():
     element type or a value out of its type's range is refused, naming it."""
     assert [p for p, _ in cuda.KERNEL_PARAMETERS["cule_area_axes"]] == ["axes", "screen_height", "height", "width"]
     assert cuda.KERNEL_PARAMETERS["cule_redo"][4] == ("config", "StepConfig*")
-    axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8)
+    axes = torch.zeros(_core.AREA_AXES_BYTES, dtype=torch.uint8)
     packed = cuda.pack_args("cule_area_axes", dict(width=84, height=80, screen_height=210, axes=axes))
     assert packed == (np.uint64(axes.data_ptr()), 210, 80, 84) and [type(a) for a in packed[1:]] == [np.int32] * 3
     with pytest.raises(TypeError, match=r"cule_area_axes takes \['axes', 'screen_height', 'height', 'width'\]: "
@@ -144,9 +144,9 @@ def test_the_kernels_step_config_is_the_cpu_backends():
     """The CUDA backend hands the kernels the bytes of the StepConfig the CPU backend makes
     (make_step_config), at the offsets the layout check compares with NVRTC's."""
     game = get_game("pong")
-    spec = _cpu.GameSpec(load_rom(game), game.index)
-    config = _cpu.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)
-    at = _cpu.layout()
+    spec = _core.GameSpec(load_rom(game), game.index)
+    config = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)
+    at = _core.layout()
     assert config.dtype == np.uint8 and len(config) == at["step_config"]
 
     def field(name: str, dtype) -> int:
@@ -154,10 +154,10 @@ def test_the_kernels_step_config_is_the_cpu_backends():
         return int(config[offset:offset + np.dtype(dtype).itemsize].view(dtype)[0])
     assert int(config[:4].view(np.int32)[0]) == game.index
     assert field("paddle_max", np.int32) == game.paddle_max and field("frameskip", np.int32) == 4
-    assert field("repeat_threshold", np.uint64) == _cpu.repeat_threshold(0.25) == 2**30
+    assert field("repeat_threshold", np.uint64) == _core.repeat_threshold(0.25) == 2**30
     assert (field("max_episode_frames", np.int32), field("legal_actions", np.uint32)) == (108_000, 0b101)
     assert (field("episodic_life", np.uint8), field("life_loss_info", np.uint8)) == (1, 0)
-    assert np.array_equal(config, _cpu.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)), "padding zeroed"
+    assert np.array_equal(config, _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)), "padding zeroed"
 
 
 def test_host_kernels_are_the_cuda_entry_points():
@@ -331,7 +331,7 @@ def test_warp_schedule_with_lanes_far_apart(device):
         if k % 15 == 0:
             taken.append(run.cpu.get_states())
     mixed = torch.stack([taken[e % len(taken)][e] for e in range(32)])
-    offset = _cpu.layout()["episode_frame_number"]
+    offset = _core.layout()["episode_frame_number"]
     frames = mixed[:, offset:offset + 4].numpy().copy().view(np.int32).ravel()
     assert len(set(frames.tolist())) >= len(taken), frames   # lanes in different frames of play
     run.gpu.set_states(mixed.to(run.gpu.device))

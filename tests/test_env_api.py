@@ -293,11 +293,11 @@ def test_actions_checked_on_the_device_fail_at_a_later_step_and_run_no_env():
 
 
 def test_full_size_observations_are_the_screens_through_ales_palette():
-    from cule import _cpu
+    from cule import _core
     rgb, grey = CuleEnv("ms_pacman", num_envs=3, frameskip=4), CuleEnv("ms_pacman", num_envs=3, frameskip=4,
                                                                          grayscale=True)
     rgb.reset(seed=0), grey.reset(seed=0)
-    palette, greys = _cpu.palette_rgb().astype(np.uint8), _cpu.palette_grey()
+    palette, greys = _core.palette_rgb().astype(np.uint8), _core.palette_grey()
     for action in np.random.default_rng(0).integers(0, 18, size=(25, 3)):
         obs_rgb, obs_grey = rgb.step(action)[0], grey.step(action)[0]
         screens = rgb.get_screens().numpy()
@@ -417,7 +417,7 @@ def test_an_env_cannot_be_pickled_or_copied():
 
 @pytest.mark.parametrize("split_render", [False, True])
 def test_threads_give_the_same_bytes(split_render):
-    """The backend's threads (kernels/bindings/thread_pool.h) change nothing but the speed: 7 envs
+    """The backend's threads (bindings/thread_pool.h) change nothing but the speed: 7 envs
     on 3 threads, then on 1, give the same observations, rewards, flags and whole states."""
     runs = []
     for threads in (3, 1):

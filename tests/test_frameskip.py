@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from cule import CuleEnv, _cpu, list_games
+from cule import CuleEnv, _core, list_games
 from cule.env import make_console
 from cule.games import get_game
 
@@ -100,17 +100,17 @@ def varying_frames_rom(lines: tuple[int, ...] = VARYING_LINES) -> bytes:
 
 
 def varying_frames_env(frameskip: int, lines: tuple[int, ...] = VARYING_LINES,
-                       last_frame_only: bool = True) -> "_cpu.VecEnv":
+                       last_frame_only: bool = True) -> "_core.VecEnv":
     """One env of that ROM from power-on, under Freeway's rules (RAM all zero: never terminal)."""
     console, spec = make_console(get_game("freeway"), varying_frames_rom(lines))
-    vec = _cpu.VecEnv(spec, 1, frameskip, 0.0, 0, 1, False, False, 1)
+    vec = _core.VecEnv(spec, 1, frameskip, 0.0, 0, 1, False, False, 1)
     vec.set_pool(np.stack([console.state()]))
     vec.last_frame_only = last_frame_only
     vec.reset(np.ones(1, np.uint8), False)
     return vec
 
 
-def play(vec: "_cpu.VecEnv", steps: int) -> None:
+def play(vec: "_core.VecEnv", steps: int) -> None:
     rewards, terminated, truncated = np.zeros(1, np.int32), np.zeros(1, np.uint8), np.zeros(1, np.uint8)
     for _ in range(steps):
         vec.step(np.zeros(1, np.uint8), rewards, terminated, truncated)

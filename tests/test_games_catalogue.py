@@ -8,7 +8,7 @@ import gymnasium
 import pytest
 from ale_py import roms
 
-from cule import _cpu
+from cule import _core
 from cule.env import make_console
 from cule.reset import ale_reset
 from cule import CuleEnv
@@ -19,7 +19,7 @@ ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
 
 
 def test_the_games_in_kernel_order():
-    assert len(GAMES) == _cpu.NUM_GAMES
+    assert len(GAMES) == _core.NUM_GAMES
     assert [g.index for g in sorted(GAMES.values(), key=lambda g: g.id)] == list(range(len(GAMES)))
 
 

@@ -1,5 +1,5 @@
 """Observations computed two ways give the same bytes: the CPU backend shrinks whole frames row by
-row (kernels/bindings/frame_shrink.h), the CUDA kernels compute every byte on its own (env/observe.h,
+row (bindings/frame_shrink.h), the CUDA kernels compute every byte on its own (env/observe.h,
 observe_element; run on the host here). Both must be OpenCV's INTER_AREA, which
 tests/test_vector_env.py checks against AtariVectorEnv on game frames; random frames here make
 every weight and rounding count, at sizes with partly covered pixels on either axis, whole
@@ -7,7 +7,7 @@ scales, one pixel and the full size, for each display height."""
 import pytest
 import torch
 
-from cule import CuleEnv, _cpu
+from cule import CuleEnv, _core
 
 SIZES = [(84, 84), (100, 120), (1, 1), (17, 150), (53, 53), (84, 160), (105, 80), (42, 32), (70, 84)]
 
@@ -18,7 +18,7 @@ def test_shrunk_frames_are_observe_elements(game):
     for env in envs:
         env.reset(seed=0)
     states = envs[0].get_states().clone()
-    machine = _cpu.layout()["machine"]
+    machine = _core.layout()["machine"]
     generator = torch.Generator().manual_seed(0)
     states[:, machine:] = torch.randint(0, 256, states[:, machine:].shape, dtype=torch.uint8, generator=generator)
     for env in envs:

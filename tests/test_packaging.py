@@ -59,7 +59,7 @@ def test_the_wheel_builds_without_deprecation_warnings_and_holds_the_sources(tmp
     source.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for name in ("cule", "kernels"):
+    for name in ("cule", "kernels", "bindings"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
                             "-w", str(tmp_path / "wheels"), str(source)], capture_output=True, text=True)
@@ -72,7 +72,7 @@ def test_the_wheel_builds_without_deprecation_warnings_and_holds_the_sources(tmp
                if p.suffix in {".h", ".cpp", ".cu"} or p.name == "compile_flags.txt"}
     assert len(kernels) > 60 and kernels <= names, sorted(kernels - names)
     assert {"cule/py.typed", "cule/__init__.py", "cule/wrappers.py"} <= names
-    assert {n.split(".")[0] for n in names if n.endswith(".so")} == {"cule/_cpu", "cule/_cuda_host", "cule/_probes"}
+    assert {n.split(".")[0] for n in names if n.endswith(".so")} == {"cule/_core", "cule/_cuda_host", "cule/_probes"}
 
 
 def test_no_tracked_file_is_over_1_mb():
@@ -95,8 +95,8 @@ def test_every_build_of_the_kernels_takes_the_shared_flags():
     flags = nvrtc.COMPILE_FLAGS
     assert {"-std=c++17", "-ffp-contract=off"} <= set(flags)
     assert {"-std=c++17", "--fmad=false"} <= set(nvrtc.OPTIONS)
-    libs = ["build/sanitize/_cpu.so", "build/sanitize/_cuda_host.so", "build/trace/_cpu.so",
-            "build/timer_wait/_cpu.so", "build/no_timer_wait/_cpu.so"]
+    libs = ["build/sanitize/_core.so", "build/sanitize/_cuda_host.so", "build/trace/_core.so",
+            "build/timer_wait/_core.so", "build/no_timer_wait/_core.so"]
     run = subprocess.run(["make", "-n", "-B", "-o", ".venv/.installed", "-o", "install", *libs], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import render_model as rm  # noqa: E402
 
-TRACE_LIB = ROOT / "build" / "trace" / "_cpu.so"
+TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
 WSYNC, COLUP0, GRP0, GRP1 = 0x02, 0x06, 0x1B, 0x1C
 
 
@@ -85,7 +85,7 @@ def test_a_span_pass_stores_its_longest_spans_words():
     assert r["passes_per_warp"]["store"] == 5 and r["lanes_per_store_pass"] == 8 / 5
 
 
-@pytest.mark.skipif(not TRACE_LIB.exists(), reason="the trace build (make build/trace/_cpu.so; make test builds it)")
+@pytest.mark.skipif(not TRACE_LIB.exists(), reason="the trace build (make build/trace/_core.so; make test builds it)")
 def test_real_render_traces_replay_every_access_once_in_order():
     """A traced step of Seaquest's render pass: accesses and spans for both shown frames of every
     env, pixels for every line of the screen, each schedule replaying them in order."""
@@ -106,5 +106,5 @@ for lanes in rm.LANES:
         assert r["words_per_frame"] >= 210 * 160 / 8, r
         assert 1 <= r["lanes_per_access_pass"] <= rm.WARP
 """
-    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "CULE_CPU_LIB": str(TRACE_LIB)},
+    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "CULE_CORE_LIB": str(TRACE_LIB)},
                    cwd=ROOT)

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import simt_model as sm  # noqa: E402
 
-TRACE_LIB = ROOT / "build" / "trace" / "_cpu.so"
+TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
 
 
 def lanes_from(streams: list[list[tuple[int, int, int]]], polling=()) -> sm.Lanes:
@@ -136,7 +136,7 @@ def test_polling_loops_are_found_in_the_rom():
     assert sm.polling_offsets(rom).tolist() == [10, 13]
 
 
-@pytest.mark.skipif(not TRACE_LIB.exists(), reason="the trace build (make build/trace/_cpu.so; make test builds it)")
+@pytest.mark.skipif(not TRACE_LIB.exists(), reason="the trace build (make build/trace/_core.so; make test builds it)")
 def test_real_traces_replay_and_leave_the_emulation_unchanged(tmp_path):
     """The trace build plays as the plain one (same states after the same steps), its traces hold
     an opcode fetch after every instruction's start, and every policy replays them in order."""
@@ -174,9 +174,9 @@ for step in range(12):
     env.step(torch.randint(0, 4, (64,), generator=g))
 np.save({str(tmp_path / 'plain.npy')!r}, env.get_states().numpy())
 """
-    environ = {**os.environ, "CULE_CPU_LIB": str(TRACE_LIB)}
+    environ = {**os.environ, "CULE_CORE_LIB": str(TRACE_LIB)}
     subprocess.run([sys.executable, "-c", script], check=True, env=environ, cwd=ROOT)
-    environ.pop("CULE_CPU_LIB")
+    environ.pop("CULE_CORE_LIB")
     subprocess.run([sys.executable, "-c", plain], check=True, env=environ, cwd=ROOT)
     assert np.array_equal(np.load(tmp_path / "trace.npy"), np.load(tmp_path / "plain.npy"))
 

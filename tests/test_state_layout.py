@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from cule import CuleEnv, _cpu
+from cule import CuleEnv, _core
 
 SAVED = Path(__file__).parent / "data" / "pong-state.npz"
 # v5 without the env's random draws (sticky actions, no-op starts), which a state does not hold.
@@ -20,8 +20,8 @@ STEPS = 60
 
 
 def state_layout() -> str:
-    """The layout of what a state holds: _cpu.layout() without the StepConfig, which no state holds."""
-    return str({k: v for k, v in _cpu.layout().items() if not k.startswith("step_config")})
+    """The layout of what a state holds: _core.layout() without the StepConfig, which no state holds."""
+    return str({k: v for k, v in _core.layout().items() if not k.startswith("step_config")})
 
 
 def play(env: CuleEnv, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,14 +41,14 @@ def save() -> None:
     state = env.get_states().numpy().copy()
     actions = rng.integers(0, 6, (STEPS, 2))
     ram, obs = play(env, actions)
-    np.savez_compressed(SAVED, version=_cpu.STATE_VERSION, layout=state_layout(), state=state, actions=actions,
+    np.savez_compressed(SAVED, version=_core.STATE_VERSION, layout=state_layout(), state=state, actions=actions,
                         ram=ram, obs=obs)
 
 
 def test_saved_state_plays_on_or_is_refused_for_its_version():
     saved = np.load(SAVED)
     regenerate = "raise STATE_VERSION (kernels/ale/ale.h) and save the state again: python tests/test_state_layout.py"
-    assert int(saved["version"]) == _cpu.STATE_VERSION, f"the saved state is of an older layout version: {regenerate}"
+    assert int(saved["version"]) == _core.STATE_VERSION, f"the saved state is of an older layout version: {regenerate}"
     assert str(saved["layout"]) == state_layout(), f"the layout of Machine changed: {regenerate}"
     env = CuleEnv("pong", 2, device="cpu", **SETTINGS)
     env.reset(seed=0)
@@ -60,14 +60,14 @@ def test_saved_state_plays_on_or_is_refused_for_its_version():
 
 def test_states_of_another_layout_version_are_refused():
     state = np.load(SAVED)["state"].copy()
-    state[:, 4:8] = np.frombuffer(np.uint32(_cpu.STATE_VERSION + 1).tobytes(), np.uint8)   # StateHeader.version
+    state[:, 4:8] = np.frombuffer(np.uint32(_core.STATE_VERSION + 1).tobytes(), np.uint8)   # StateHeader.version
     env = CuleEnv("pong", 2, device="cpu", **SETTINGS)
     env.reset(seed=0)
     before = env.get_states()
     try:
         env.set_states(state)
     except ValueError as e:
-        assert f"layout version {_cpu.STATE_VERSION + 1}" in str(e)
+        assert f"layout version {_core.STATE_VERSION + 1}" in str(e)
     else:
         raise AssertionError("a state of another layout version was accepted")
     assert torch.equal(env.get_states(), before)

@@ -1,7 +1,7 @@
 """States that come in from outside (set_states, set_reset_states, states_from_ale) on both
 backends: a state of another game, another layout or no state at all is refused with a message
 that names it, and so is one with a field out of the range play gives it
-(kernels/bindings/state_check.h); every state of play passes.
+(bindings/state_check.h); every state of play passes.
 
 The fuzzers throw thousands of random and mutated states at both backends and step whatever is
 accepted. Under `make test-sanitize` (AddressSanitizer and UndefinedBehaviorSanitizer builds of
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from cule import CuleEnv, _cpu
+from cule import CuleEnv, _core
 from cule.games import get_game
 from cule.tools.oracle import AleOracle
 
@@ -24,14 +24,14 @@ from cule.tools.oracle import AleOracle
 GAMES = ["pong", "space_invaders", "ms_pacman", "double_dunk", "montezuma_revenge", "robotank", "elevator_action",
          "klax", "pitfall2", "kaboom", "atlantis2"]
 
-SANITIZED = os.environ.get("CULE_CPU_LIB") is not None   # make test-sanitize
+SANITIZED = os.environ.get("CULE_CORE_LIB") is not None   # make test-sanitize
 FUZZ_CASES = 200 if SANITIZED else 100   # per game and backend (1,500 each ran clean once, 2026-11-24)
 
 
 @pytest.mark.sanitize
 def test_the_sanitizer_build_is_loaded():
-    """Under `make test-sanitize` the fuzzers run on the sanitizer build of cule._cpu."""
-    assert SANITIZED and _cpu.__file__ == os.environ["CULE_CPU_LIB"]
+    """Under `make test-sanitize` the fuzzers run on the sanitizer build of cule._core."""
+    assert SANITIZED and _core.__file__ == os.environ["CULE_CORE_LIB"]
     with open("/proc/self/maps") as maps:
         assert "libasan" in maps.read(), "AddressSanitizer is not loaded (LD_PRELOAD)"
 
@@ -83,7 +83,7 @@ def make_env(game: str, backend: str, num_envs: int = 4) -> CuleEnv:
 @pytest.mark.parametrize("game", GAMES)
 def test_states_of_play_pass(game):
     """Every state of random play is accepted: the ranges are those play gives."""
-    _cpu.check_states(CuleEnv(game, num_envs=1, device="cpu")._spec, played_states(game), "states")
+    _core.check_states(CuleEnv(game, num_envs=1, device="cpu")._spec, played_states(game), "states")
 
 
 def test_a_state_of_another_game_is_refused(backend, pong_states):
@@ -110,7 +110,7 @@ def test_bytes_that_are_no_state_are_refused(backend, pong_states):
 def test_a_field_out_of_range_is_refused(backend, pong_states, field, value, message):
     env = make_env("pong", backend)
     state = pong_states[0].copy()
-    state[_cpu.layout()[field]] = value
+    state[_core.layout()[field]] = value
     assert message in refusal(env, state)
     # Refused states leave the env as it was: it steps on.
     before = env.get_states()
@@ -127,7 +127,7 @@ def test_counters_at_their_limit_stay_there(backend, pong_states, autoreset_mode
     # Every state the check accepts steps into one it accepts: a counter a few frames from 2^31 - 1
     # stops there (it overflowed an i32 into negative frame numbers, and set_states refused the
     # state get_states gave), through steps and an autoreset onto the same console.
-    layout = _cpu.layout()
+    layout = _core.layout()
     state = pong_states[0].copy()
     for name in COUNTERS:
         state[layout[name]:layout[name] + 4] = np.frombuffer(np.int32(COUNTER_MAX - 3).tobytes(), np.uint8)
@@ -202,7 +202,7 @@ def test_fuzz_set_states(game, backend):
     """Random and mutated states: each refused with a ValueError or taken; the envs that took one
     step on (split step on the CUDA backend, autoresets, sticky actions) and give their states back."""
     states = played_states(game)
-    machine_bytes = _cpu.layout()["machine"]
+    machine_bytes = _core.layout()["machine"]
     num_envs = 16
     env = CuleEnv(game, num_envs=num_envs, device="cpu", backend=backend, num_threads=1,
                   repeat_action_probability=0.25, max_num_frames_per_episode=400)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cule import _cpu, _probes
+from cule import _core, _probes
 from cule.games import list_games
 
-SCHEMES = {name: i for i, name in enumerate(_cpu.CART_SCHEME_NAMES)}
+SCHEMES = {name: i for i, name in enumerate(_core.CART_SCHEME_NAMES)}
 TIM1T, TIM8T, TIM64T, T1024T = 0x0294, 0x0295, 0x0296, 0x0297
 INTIM, TIMINT = 0x0284, 0x0285
 
@@ -114,7 +114,7 @@ def test_superchip_loop_runs_at_once_past_the_ports_only(loop_address, runs_at_o
     assert at_once["pc"] == 0xF1F0   # the loop ended in both
 
 
-WAIT_LIB = Path(__file__).resolve().parent.parent / "build" / "timer_wait" / "_cpu.so"
+WAIT_LIB = Path(__file__).resolve().parent.parent / "build" / "timer_wait" / "_core.so"
 STATE_DIGESTS = """
 import hashlib, json, torch, cule
 from cule.games import list_games
@@ -137,9 +137,9 @@ def test_every_game_plays_the_same_with_timer_waits_run_at_once():
     CPU backend, which runs every loop one instruction at a time, and by a build that runs timer
     waits at once as the GPU's kernels do."""
     def digests(lib: str | None) -> dict:
-        environ = {k: v for k, v in os.environ.items() if k != "CULE_CPU_LIB"}
+        environ = {k: v for k, v in os.environ.items() if k != "CULE_CORE_LIB"}
         if lib:
-            environ["CULE_CPU_LIB"] = lib
+            environ["CULE_CORE_LIB"] = lib
         run = subprocess.run([sys.executable, "-c", STATE_DIGESTS], capture_output=True, text=True, env=environ,
                              check=True)
         return json.loads(run.stdout.splitlines()[-1])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cule import CuleEnv, _cpu
+from cule import CuleEnv, _core
 from cule.video import RecordVideo, gif_delays
 
 
@@ -31,7 +31,7 @@ def test_each_episode_of_chosen_envs_is_a_gif_of_its_frames(tmp_path):
     recorder.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "env0-episode0.gif", "env0-episode1.gif", "env2-episode0.gif", "env2-episode1.gif"]
-    palette = _cpu.palette_rgb()
+    palette = _core.palette_rgb()
     # Episode 0: the reset frame and 30 steps; episode 1: the next 15 steps, from its first frame.
     # Each frame ends at k / 15 s in hundredths; Pillow joins identical frames in a row into one
     # shown as long as they were.
@@ -74,7 +74,7 @@ def test_mp4_episodes_play_back_as_the_frames_shown(tmp_path):
     assert meta["size"] == (160, 210)
     played = [np.frombuffer(f, dtype=np.uint8).reshape(210, 160, 3) for f in reader]
     assert len(played) == 21
-    palette = _cpu.palette_rgb().astype(np.int16)
+    palette = _core.palette_rgb().astype(np.int16)
     for frame, screen in zip(played, shown[:21]):
         assert np.abs(frame.astype(np.int16) - palette[screen]).mean() < 4
 
@@ -94,7 +94,7 @@ def test_the_differential_testers_png_shows_both_screens_and_their_difference(tm
     with Image.open(tmp_path / "d.png") as png:
         image = np.asarray(png.convert("RGB"))
     assert image.shape == (420, 2 * (3 * 160 + 8), 3)   # cule | ale | difference, each 2x
-    palette = _cpu.palette_rgb()
+    palette = _core.palette_rgb()
     assert np.array_equal(image[0, 0], palette[0x0E]) and np.array_equal(image[200, 2 * (164 + 50)], palette[0x44])
     red = np.all(image[:, 2 * 328:] == (255, 0, 0), axis=-1)
     assert red.sum() == 4 and red[200, 100]   # the one differing pixel, scaled 2x

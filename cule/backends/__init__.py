@@ -27,10 +27,10 @@ Every returned tensor is fresh: a backend never writes into a tensor it has hand
 """
 from dataclasses import dataclass
 
-from .. import _cpu
+from .. import _core
 
-SCREEN_WIDTH = _cpu.SCREEN_WIDTH   # ALE's frames: this wide, Game.screen_height high
-RAM_BYTES = _cpu.RAM_BYTES         # the RIOT's RAM, ALE's getRAM
+SCREEN_WIDTH = _core.SCREEN_WIDTH   # ALE's frames: this wide, Game.screen_height high
+RAM_BYTES = _core.RAM_BYTES         # the RIOT's RAM, ALE's getRAM
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
-"""The CPU backend: the kernels/ emulator compiled by the host compiler (cule._cpu), on threads."""
+"""The CPU backend: the kernels/ emulator compiled by the host compiler (cule._core), on threads."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
-from .. import _cpu
+from .. import _core
 from ..games import Game
 from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
 
@@ -13,12 +13,12 @@ class CpuBackend:
     device = torch.device("cpu")
     asynchronous = False   # every call's results are on the host when it returns
 
-    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings,
+    def __init__(self, game: Game, spec: _core.GameSpec, pool: np.ndarray, settings: StepSettings,
                  observations: ObservationSettings, num_threads: int):
         self.num_envs = settings.num_envs
         self._screen_height = game.screen_height
         s = settings
-        self._vec = _cpu.VecEnv(spec, s.num_envs, s.frameskip,
+        self._vec = _core.VecEnv(spec, s.num_envs, s.frameskip,
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
                                 s.episodic_life, s.life_loss_info, num_threads)
         self._vec.set_pool(pool)

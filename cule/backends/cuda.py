@@ -22,7 +22,7 @@ import re
 import numpy as np
 import torch
 
-from .. import _cpu
+from .. import _core
 from .. import nvrtc
 from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
@@ -31,9 +31,9 @@ from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
 STEP_BLOCK = 64        # threads per block of the state kernel (one per environment), whole warps
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
-TIA_LOG_FRAMES = _cpu.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
-WARP_LANES = _cpu.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
-WARP_RAM_BYTES = _cpu.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
+TIA_LOG_FRAMES = _core.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
+WARP_LANES = _core.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
+WARP_RAM_BYTES = _core.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
 # The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
 # scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
 _SCALARS = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "u8": np.uint8}
@@ -182,7 +182,7 @@ class HostKernels:
             raise RuntimeError(f"{module.__file__} lacks the kernels {sorted(missing)}: rebuild it")
         self._functions = {name: getattr(module, name) for name in KERNEL_NAMES}
         self.num_threads = num_threads
-        # Blocks on threads of the CPU backend's kind (kernels/bindings/thread_pool.h), or this one.
+        # Blocks on threads of the CPU backend's kind (bindings/thread_pool.h), or this one.
         self._pool = module.ThreadPool(num_threads) if num_threads > 1 else None
 
     def launch(self, name: str, threads: int, block: int, args: tuple, warps: bool = False) -> None:
@@ -192,7 +192,7 @@ class HostKernels:
 
 
 class CudaBackend:
-    def __init__(self, game: Game, spec: _cpu.GameSpec, pool: np.ndarray, settings: StepSettings,
+    def __init__(self, game: Game, spec: _core.GameSpec, pool: np.ndarray, settings: StepSettings,
                  observations: ObservationSettings, kernels: GpuKernels | HostKernels):
         self._kernels = kernels
         self.device = kernels.device
@@ -212,7 +212,7 @@ class CudaBackend:
         self._needs_reset = torch.zeros(n, dtype=torch.uint8, device=self.device)
         self._axes: dict[tuple[int, int], torch.Tensor] = {}
         s = settings   # the kernels' StepConfig, made by the core module as the CPU backend makes it
-        self._config = torch.from_numpy(_cpu.step_config(spec, s.frameskip, s.repeat_action_probability,
+        self._config = torch.from_numpy(_core.step_config(spec, s.frameskip, s.repeat_action_probability,
                                                          s.max_episode_frames, s.legal_action_mask, s.episodic_life,
                                                          s.life_loss_info)).to(self.device)
         # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
@@ -354,8 +354,8 @@ class CudaBackend:
 
     def _check(self, states: torch.Tensor, what: str) -> None:
         """Refuses states that are not of this game or have a field out of range (the CPU backend's
-        check, kernels/bindings/state_check.h), on a host copy: setting states waits for the GPU."""
-        _cpu.check_states(self._spec, np.ascontiguousarray(states.cpu().numpy()), what)
+        check, bindings/state_check.h), on a host copy: setting states waits for the GPU."""
+        _core.check_states(self._spec, np.ascontiguousarray(states.cpu().numpy()), what)
 
     def _envs(self) -> dict:
         """The arguments of the steps and cule_reset that hold the envs and their reset pool."""
@@ -379,7 +379,7 @@ class CudaBackend:
     def _area_axes(self, height: int, width: int) -> torch.Tensor:
         key = (height, width)
         if key not in self._axes:
-            axes = torch.zeros(_cpu.AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
+            axes = torch.zeros(_core.AREA_AXES_BYTES, dtype=torch.uint8, device=self.device)
             self._launch("cule_area_axes", 1, 1, axes=axes, screen_height=self._screen_height, height=height,
                          width=width)
             self._axes[key] = axes
@@ -391,7 +391,7 @@ class CudaBackend:
     def _check_layout(self) -> dict[str, int]:
         """States move between backends as bytes: the kernels' compiler must lay the structs out
         as the CPU backend's does."""
-        host = _cpu.layout()
+        host = _core.layout()
         out = torch.zeros(len(host), dtype=torch.int64, device=self.device)
         self._launch("cule_layout", 1, 1, out=out)
         kernels = dict(zip(host, out.cpu().tolist()))

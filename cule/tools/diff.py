@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _cpu
+from .. import _core
 from ..env import CuleEnv
 from ..games import get_game
 from .oracle import AleOracle
@@ -93,7 +93,7 @@ def run_diff(game_name: str, frames: int, seed: int, mode: int | None = None,
 
 
 def machine_detail(env: CuleEnv) -> str:
-    console = _cpu.Console(env._spec) if hasattr(env, "_spec") else None
+    console = _core.Console(env._spec) if hasattr(env, "_spec") else None
     if console is None:
         return ""
     console.set_state(env.get_states()[0].cpu().numpy())
@@ -102,7 +102,7 @@ def machine_detail(env: CuleEnv) -> str:
 
 def mismatch_png(m: Mismatch, path: Path) -> None:
     """cule | ale | difference (red where the palette indices differ), each scaled 2x."""
-    palette = _cpu.palette_rgb(m.pal)
+    palette = _core.palette_rgb(m.pal)
     a, b = palette[m.cule_screen], palette[m.ale_screen]
     diff = np.zeros_like(a)
     diff[m.cule_screen != m.ale_screen] = (255, 0, 0)

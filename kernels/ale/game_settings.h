@@ -3,7 +3,7 @@
 // mode is selected, what starts a game, what a saved state holds). Each game's header declares
 // them as static constexpr members over GameSettings, which holds the usual values, so a game
 // states only where it differs. They are host facts: the kernels never read them, the CPU module
-// exports them (cule._cpu.game_catalogue) and cule/games.py builds the catalogue from them.
+// exports them (cule._core.game_catalogue) and cule/games.py builds the catalogue from them.
 #pragma once
 #include "types.h"
 #include "atari/cart.h"

@@ -479,7 +479,7 @@ CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
 // One instruction, or with a loop that waits for the timer as many of its instructions as the
 // bus runs at once (Bus::wait_on_timer), at most `budget`; gives the number run. The GPU's kernels
 // run such waits at once: a lane polling the timer would otherwise run alone. The host does only
-// with -DCULE_TIMER_WAIT (the tests' and benchmarks' builds, `make build/timer_wait/_cpu.so`): there
+// with -DCULE_TIMER_WAIT (the tests' and benchmarks' builds, `make build/timer_wait/_core.so`): there
 // they cost about what they save (v5, 10 games: callgrind's instructions per frame 0.0% fewer as a
 // geometric mean, Pong 8.8% more; frames/s 1.3% fewer; benchmarks/timer_wait.py), the exact same
 // states either way (tests/test_timer_wait.py). The wait is called here, not from the branch's

@@ -7,7 +7,7 @@
 
 using namespace cule;
 
-// The step's settings: the host's bytes of a StepConfig (cule._cpu.step_config; the layout check
+// The step's settings: the host's bytes of a StepConfig (cule._core.step_config; the layout check
 // makes sure NVRTC lays it out as g++ does). CULE_GAME, where defined, folds the game in.
 __device__ StepConfig load_step_config(const StepConfig* config) {
     StepConfig cfg = *config;
@@ -145,7 +145,7 @@ extern "C" __global__ void cule_layout(u64* out) {
     if (blockIdx.x * blockDim.x + threadIdx.x == 0) state_layout(out);
 }
 
-// Every entry point above, for the host launcher (kernels/bindings/module_cuda_host.cpp);
+// Every entry point above, for the host launcher (bindings/module_cuda_host.cpp);
 // cule/backends/cuda.py takes their names from the definitions themselves.
 #define CULE_FOR_EACH_KERNEL(X)                                                                        \
     X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_render_by_clock) \

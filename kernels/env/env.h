@@ -91,7 +91,7 @@ inline u64 repeat_threshold(double p) {
 }
 
 // The step's settings, made here for every backend: the CPU backend's VecEnv holds one, and the
-// CUDA backend hands its bytes to the kernels (cule._cpu.step_config; the layout check covers it).
+// CUDA backend hands its bytes to the kernels (cule._core.step_config; the layout check covers it).
 // Host only; padding bytes zeroed, so that equal settings have equal bytes.
 #ifndef __CUDACC_RTC__
 inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, double repeat_action_probability,
@@ -303,7 +303,7 @@ static_assert(__has_unique_object_representations(Machine) && __has_unique_objec
 static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_warp_tile copies the RAM 8 bytes at a time");
 #endif
 
-// The sizes and offsets that the Python side reads states by (cule._cpu.layout(), named as
+// The sizes and offsets that the Python side reads states by (cule._core.layout(), named as
 // here), as this compiler lays them out; the CUDA backend checks at start that NVRTC's layout is
 // the host's. Each field's value given `m`, a Machine at `base`, and `job`, a RenderJob there:
 // the state's machine and RNG sizes, offsets in Machine, the TIA's front buffer (which of the two

@@ -9,7 +9,7 @@
 // A pool survives fork(): a child process has only the thread that forked, so a pool made before
 // the fork runs its loops on that thread alone, and leaves the parent's threads and their
 // synchronisation alone (joining them, or destroying a condition variable they waited on, would
-// hang the child). Standard headers only: module_cuda_host.cpp includes it before cuda/host.h.
+// hang the child). Standard headers only: module_cuda_host.cpp includes it before bindings/cuda_host.h.
 #pragma once
 #include <unistd.h>
 

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-#include "bindings/console.h"
+#include "bindings/single_console.h"
 
 namespace cule::bindings {
 

@@ -1,4 +1,4 @@
-// N machines stepped together on the pool's threads, with the reset pool (cule._cpu.VecEnv).
+// N machines stepped together on the pool's threads, with the reset pool (cule._core.VecEnv).
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "env/observe.h"
-#include "bindings/console.h"
+#include "bindings/single_console.h"
 #include "bindings/frame_shrink.h"
 #include "bindings/state_check.h"
 #include "bindings/thread_pool.h"

@@ -1,4 +1,4 @@
-// One machine, driven frame by frame (cule._cpu.Console): ALE's power-on and reset sequences, the
+// One machine, driven frame by frame (cule._core.Console): ALE's power-on and reset sequences, the
 // tools. GameSpec is the game and its ROM as a machine needs them.
 #pragma once
 #include <pybind11/numpy.h>

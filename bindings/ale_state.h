@@ -1,4 +1,4 @@
-// ale-py's saved states turned into cule machines (cule._cpu.state_from_ale).
+// ale-py's saved states turned into cule machines (cule._core.state_from_ale).
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -5,7 +5,7 @@
 // lowest waiting lane's), warp_min waits for every lane of the set it is given.
 // Which lanes a GPU groups may differ; the kernels give the same results whatever the grouping.
 // module_cuda_host.cpp runs a launch this way when asked (warps=True); other launches run thread
-// by thread. Host only, included before cuda/host.h (it needs standard headers).
+// by thread. Host only, included before bindings/cuda_host.h (it needs standard headers).
 #pragma once
 #if !defined(__x86_64__)
 #include <ucontext.h>

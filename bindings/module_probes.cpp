@@ -103,7 +103,7 @@ PYBIND11_MODULE(_probes, m) {
         "Runs cartridge accesses (kind, address, value, system cycle) from power-up and a system "
         "reset: 'r' reads, 'w' writes the value, 'c' restarts the cycle count at that cycle (a new "
         "frame), 'x' a system reset there. The System generator's draws count up from "
-        "`first_draw`. Returns the bytes read and the cartridge's state (cule._cpu.Console.cart).");
+        "`first_draw`. Returns the bytes read and the cartridge's state (cule._core.Console.cart).");
     m.def(
         "reset_probe",
         [](u8 scheme, py::bytes rom, u32 first_draw) {

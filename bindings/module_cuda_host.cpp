@@ -10,13 +10,13 @@
 
 #include <algorithm>
 #include <string>
-#include "bindings/thread_pool.h"   // before cuda/host.h: they take standard headers
-#include "cuda/host_warps.h"
+#include "bindings/thread_pool.h"   // before cuda_host.h: they take standard headers
+#include "bindings/host_warps.h"
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
-#include "cuda/host.h"   // after every standard header
+#include "bindings/cuda_host.h"   // after every standard header
 #include "cuda/kernels.cu"
 
 namespace py = pybind11;
@@ -54,7 +54,7 @@ std::tuple<A...> kernel_args(const py::tuple& args, const char* kernel, std::ind
 // Runs `kernel` over `grid` blocks of `block` threads, blocks spread over the threads of `pool`
 // (none: this thread alone; no kernel depends on another block: no shared memory, no barriers, no
 // atomics). With `warps` each warp's lanes run as fibers that meet where the kernel makes them
-// (cuda/host_warps.h), else thread after thread.
+// (bindings/host_warps.h), else thread after thread.
 template <class... A>
 void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args,
             cule::bindings::ThreadPool* pool, bool warps) {

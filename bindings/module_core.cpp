@@ -1,10 +1,11 @@
-// The CPU backend (cule._cpu): the kernels/ emulator compiled by the host compiler, exposed to
-// Python, and the constants Python shares with the kernels.
+// cule._core, the module both backends import: the kernels/ emulator compiled by the host
+// compiler, exposed to Python (the CPU backend's VecEnv, states and their checks, the games), and
+// the constants Python shares with the kernels.
 //   Console  one machine, driven frame by frame: ALE's power-on and reset sequences, tools.
 //   VecEnv   N machines stepped together on several threads, with the reset pool.
 #include "bindings/ale_state.h"
 #include "bindings/catalogue.h"
-#include "bindings/console.h"
+#include "bindings/single_console.h"
 #include "bindings/state_check.h"
 #include "bindings/vec_env.h"
 
@@ -12,8 +13,8 @@ namespace py = pybind11;
 using namespace cule;
 using namespace cule::bindings;
 
-PYBIND11_MODULE(_cpu, m) {
-    m.doc() = "cule's CPU backend: the kernels/ emulator compiled for the host";
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "cule's core: the kernels/ emulator compiled for the host (the CPU backend, states, the games)";
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
     m.attr("RAM_BYTES") = (int)RAM_BYTES;
