@@ -29,3 +29,12 @@ register_envs()   # gymnasium.make_vec("cule/Pong-v5", num_envs=...)
 
 __all__ = ["CuleEnv", "GAMES", "atari_vector_env", "get_game", "list_games"]
 __version__ = "0.1.0"
+
+# Modules for other libraries, imported when first named (cule.sb3 needs Stable-Baselines3).
+_SUBMODULES = ("wrappers", "video", "sb3")
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'cule' has no attribute {name!r}")

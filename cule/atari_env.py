@@ -17,6 +17,11 @@ from .spaces import UniformBox
 OBS_TYPES = {"rgb": dict(grayscale=False), "grayscale": dict(grayscale=True), "ram": dict(obs_type="ram")}
 
 
+class AtariEnvError(gymnasium.error.Error, ValueError):
+    """A setting AtariEnv takes that cule cannot give: gymnasium's error, as ale-py raises, and a
+    ValueError, as cule's other checks raise."""
+
+
 class CuleAtariEnv(gymnasium.Env):
     """ale-py's AtariEnv (its defaults: frameskip 4, sticky actions 0.25, the minimal action set,
     full-size frames): observations (210, 160, 3) RGB, (210, 160) grey or the 128 RAM bytes, rewards
@@ -34,7 +39,9 @@ class CuleAtariEnv(gymnasium.Env):
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {sorted(OBS_TYPES)}, got {obs_type!r}")
         if not isinstance(frameskip, int) or isinstance(frameskip, bool):
-            raise ValueError(f"frameskip must be a positive int (cule has no stochastic frameskip), got {frameskip!r}")
+            raise AtariEnvError(f"frameskip must be a positive int (cule has no stochastic frameskip), got "
+                                f"{frameskip!r}: for ale-py's -v0 and -v4 ids take cule/<Game>NoFrameskip-v4 "
+                                f"(or -v0) with a frame-skipping wrapper, or cule/<Game>-v5")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
         self._env = CuleEnv(game, 1, device=device, frameskip=frameskip, mode=mode, difficulty=difficulty,

@@ -2,7 +2,9 @@
 `gymnasium.make_vec("ALE/Pong-v5", num_envs=4096)` gives with ale-py (AtariVectorEnv with the v5
 settings), as a CuleEnv whose tensors live on its device; `gymnasium.make("cule/Pong-v5")` one
 env with ale-py's AtariEnv interface (cule.atari_env), which gymnasium's own vector envs also
-build on (`vectorization_mode="sync"` or `"async"`)."""
+build on (`vectorization_mode="sync"` or `"async"`). ale-py's older ids too:
+`cule/PongNoFrameskip-v4` (and -v0; -v4 and -v0 themselves are refused: their frameskip is
+random)."""
 from __future__ import annotations
 
 import gymnasium
@@ -19,6 +21,16 @@ ATARI_VECTOR_ENV_DEFAULTS = dict(frameskip=4, full_action_space=False, noop_max=
 V5_SETTINGS = dict(repeat_action_probability=0.25, full_action_space=False, frameskip=4,
                    max_num_frames_per_episode=108000)
 
+# ale-py's older ids, <Game><suffix> with these settings, as cule/<Game><suffix>: one env each, and
+# no vector entry point (make_vec builds gymnasium's vector envs of them, as it does of ale-py's).
+# -v0 and -v4 skip a number of frames drawn from [2, 5): cule refuses them, naming what it has.
+LEGACY_SETTINGS = {
+    "-v0": dict(repeat_action_probability=0.25, frameskip=(2, 5)),
+    "NoFrameskip-v0": dict(repeat_action_probability=0.25, frameskip=1),
+    "-v4": dict(repeat_action_probability=0.0, frameskip=(2, 5)),
+    "NoFrameskip-v4": dict(repeat_action_probability=0.0, frameskip=1),
+}
+
 
 def atari_vector_env(game: str, num_envs: int = 1, **options) -> CuleEnv:
     """A CuleEnv with AtariVectorEnv's defaults for every option not given."""
@@ -32,3 +44,9 @@ def register_envs() -> None:
             gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
                                vector_entry_point="cule.registration:atari_vector_env",
                                kwargs=dict(game=game.id, **V5_SETTINGS))
+        for suffix, settings in LEGACY_SETTINGS.items():
+            env_id = f"cule/{game.name}{suffix}"
+            if env_id not in gymnasium.registry:
+                gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
+                                   kwargs=dict(game=game.id, full_action_space=False,
+                                               max_num_frames_per_episode=108000, **settings))

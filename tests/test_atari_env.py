@@ -1,13 +1,14 @@
 """gymnasium.make("cule/<Game>-v5"): one env with ale-py's AtariEnv interface, against
 gymnasium.make("ALE/<Game>-v5") step by step (sticky actions off: their draws are each engine's
-own), through episode ends and resets; gymnasium's env checker; gymnasium's own vector envs."""
+own), through episode ends and resets; gymnasium's env checker; gymnasium's own vector envs; ale-py's
+older ids (-v0, -v4, NoFrameskip)."""
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 import ale_py
-import cule  # noqa: F401  (registers cule/<Game>-v5)
+import cule   # registers cule/<Game>-v5 and ale-py's older ids
 
 gymnasium.register_envs(ale_py)
 INFO = ("lives", "episode_frame_number", "frame_number")
@@ -71,3 +72,39 @@ def test_stochastic_frameskip_is_refused():
     with pytest.raises(ValueError, match=r"frameskip must be a positive int \(cule has no stochastic frameskip\), "
                                          r"got \(2, 5\)"):
         gymnasium.make("cule/Pong-v5", frameskip=(2, 5))
+    for env_id in ("cule/Pong-v4", "cule/Pong-v0"):   # ale-py's frameskip drawn from [2, 5)
+        with pytest.raises(gymnasium.error.Error, match=r"got \(2, 5\): for ale-py's -v0 and -v4 ids take "
+                                                        r"cule/<Game>NoFrameskip-v4"):
+            gymnasium.make(env_id)
+
+
+def test_ale_pys_older_ids_have_its_settings():
+    """cule/<Game><suffix> for each of ale-py's older ids, with the settings ale-py registers."""
+    legacy = [k for k in gymnasium.registry if not k.startswith(("ALE/", "cule/")) and k.endswith(("-v0", "-v4"))
+              and gymnasium.spec(k).entry_point == "ale_py.env:AtariEnv"]
+    assert len(legacy) >= 4 * 60   # ale-py has them for its 62 older games; cule for every game
+    for env_id in legacy:
+        ours, theirs = gymnasium.spec(f"cule/{env_id}"), gymnasium.spec(env_id)
+        assert {k: v for k, v in ours.kwargs.items() if k != "game"} == \
+            {k: v for k, v in theirs.kwargs.items() if k != "game"}, env_id
+        assert cule.get_game(ours.kwargs["game"]) == cule.get_game(theirs.kwargs["game"]), env_id
+        assert ours.vector_entry_point is theirs.vector_entry_point is None
+
+
+def test_noframeskip_v4_steps_as_ale_pys():
+    ale, env = gymnasium.make("BreakoutNoFrameskip-v4"), gymnasium.make("cule/BreakoutNoFrameskip-v4")
+    assert env.observation_space == ale.observation_space and env.action_space == ale.action_space
+    assert np.array_equal(ale.reset(seed=1)[0], env.reset(seed=1)[0])
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        action = int(rng.integers(0, env.action_space.n))
+        a, c = ale.step(action), env.step(action)
+        assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+        if a[2] or a[3]:
+            break
+
+
+def test_the_modules_for_other_libraries_are_attributes():
+    assert cule.wrappers.RecordEpisodeStatistics and cule.video.__name__ == "cule.video"
+    with pytest.raises(AttributeError, match="module 'cule' has no attribute 'wrapper'"):
+        cule.wrapper
