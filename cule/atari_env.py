@@ -55,15 +55,36 @@ class CuleAtariEnv(gymnasium.Env):
         space = self._env.single_observation_space
         self.observation_space = UniformBox(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
         self.action_space = Discrete(self._env.single_action_space.n)
+        self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
+        self._over = (False, False)   # the last step's terminated and truncated
+        self.ale = CuleALE(self)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         obs, info = self._env.reset(seed=seed)
-        return obs[0, 0], _one(info)
+        self._over = (False, False)
+        info = _one(info)
+        if seed is not None:   # AtariEnv's seeds: its np_random (wrappers' no-op draws) and ALE's seed
+            np_seed, ale_seed = np.random.SeedSequence(seed).generate_state(n_words=2)
+            self._np_random, _ = gymnasium.utils.seeding.np_random(int(np_seed))
+            info["seeds"] = (np_seed, ale_seed)
+        return obs[0, 0], info
 
     def step(self, action):
         obs, reward, terminated, truncated, info = self._env.step(np.asarray([action]))
-        return obs[0, 0], float(reward[0]), bool(terminated[0]), bool(truncated[0]), _one(info)
+        self._over = (bool(terminated[0]), bool(truncated[0]))
+        return obs[0, 0], float(reward[0]), *self._over, _one(info)
+
+    def clone_state(self, include_rng: bool = False) -> np.ndarray:
+        """The env's whole state (AtariEnv's clone_state; without the env's random stream, as
+        there without include_rng): give it to restore_state."""
+        if include_rng:
+            raise AtariEnvError("clone_state(include_rng=True): a cule state never holds the env's random stream")
+        return self._env.get_states()[0].numpy().copy()
+
+    def restore_state(self, state: np.ndarray) -> None:
+        self._env.set_states(np.asarray(state)[None])
+        self._over = (False, False)
 
     def render(self) -> np.ndarray | None:
         return self._env.render()[0] if self.render_mode == "rgb_array" else None
@@ -78,3 +99,96 @@ class CuleAtariEnv(gymnasium.Env):
 def _one(info: dict) -> dict[str, int]:
     """AtariEnv's info: lives and frame numbers as ints."""
     return {k: int(info[k][0]) for k in ("lives", "episode_frame_number", "frame_number")}
+
+
+class CuleALE:
+    """`env.unwrapped.ale`: the methods of ale-py's ALEInterface that wrappers and tools call
+    (gymnasium's AtariPreprocessing, SB3's and CleanRL's Atari wrappers), on a CuleAtariEnv's one
+    env. Actions are ALE's ids, as ints (ale-py gives its Action enum); act() is one frame, so it
+    needs frameskip=1 (the NoFrameskip ids). Reset info has ale-py's "seeds", and a seed seeds
+    the env's np_random as ale-py's does, so that wrappers' no-op draws are the same."""
+
+    def __init__(self, env: CuleAtariEnv):
+        self._atari = env
+        self._env = env._env
+        pal = env.game.pal
+        self._rgb, self._grey = _core.palette_rgb(pal), _core.palette_grey(pal)
+
+    def lives(self) -> int:
+        return int(self._env._info()["lives"][0])
+
+    def getFrameNumber(self) -> int:
+        return int(self._env._info()["frame_number"][0])
+
+    def getEpisodeFrameNumber(self) -> int:
+        return int(self._env._info()["episode_frame_number"][0])
+
+    def game_over(self, with_truncation: bool = True) -> bool:
+        terminated, truncated = self._atari._over
+        return terminated or (with_truncation and truncated)
+
+    def game_truncated(self) -> bool:
+        return self._atari._over[1]
+
+    def getScreenDims(self) -> tuple[int, int]:
+        return self._atari.game.screen_height, _core.SCREEN_WIDTH
+
+    def getScreen(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
+        return _into(buffer, self._env.get_screens()[0].numpy())
+
+    def getScreenRGB(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
+        return _into(buffer, self._rgb[self._env.get_screens()[0].numpy()])
+
+    def getScreenGrayscale(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
+        return _into(buffer, self._grey[self._env.get_screens()[0].numpy()])
+
+    def getRAMSize(self) -> int:
+        return _core.RAM_BYTES
+
+    def getRAM(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
+        return _into(buffer, self._env.get_ram()[0].numpy())
+
+    def setRAM(self, index: int, value: int) -> None:
+        if not 0 <= index < _core.RAM_BYTES or not 0 <= value <= 255:
+            raise AtariEnvError(f"setRAM takes an index in [0, {_core.RAM_BYTES}) and a byte, got {index}, {value}")
+        ram = self._env.get_ram()[0].numpy().copy()
+        ram[index] = value
+        self._env.set_ram(ram[None])
+
+    def getMinimalActionSet(self) -> list[int]:
+        return list(self._atari.game.minimal_actions)
+
+    def getLegalActionSet(self) -> list[int]:
+        return list(range(len(_core.ACTION_NAMES)))
+
+    def cloneState(self, include_rng: bool = False) -> np.ndarray:
+        return self._atari.clone_state(include_rng)
+
+    def restoreState(self, state: np.ndarray) -> None:
+        self._atari.restore_state(state)
+
+    def reset_game(self) -> None:
+        self._atari.reset()
+
+    def act(self, action: int, paddle_strength: float = 1.0) -> int:
+        """One frame of ALE action `action`; its reward."""
+        if self._atari._frameskip != 1:
+            raise AtariEnvError(f"ale.act() plays one frame: it needs an env made with frameskip=1 (the "
+                                f"NoFrameskip ids), this one skips {self._atari._frameskip}")
+        if paddle_strength != 1.0:
+            raise AtariEnvError(f"paddle_strength must be 1.0 (cule has no continuous actions), got {paddle_strength}")
+        actions = self._env.action_set
+        if int(action) not in actions:
+            raise AtariEnvError(f"action {int(action)} is not in this env's action set {list(actions)} "
+                                "(full_action_space=True takes all 18)")
+        return int(self._atari.step(actions.index(int(action)))[1])
+
+
+def _into(buffer: np.ndarray | None, value: np.ndarray) -> np.ndarray | None:
+    """ALEInterface's convention: fill `buffer` (and give None), or give a new array."""
+    if buffer is None:
+        return value.copy()
+    if buffer.shape != value.shape or buffer.dtype != np.uint8:
+        raise AtariEnvError(f"the buffer must be uint8 of shape {value.shape}, got {buffer.dtype} {buffer.shape}")
+    buffer[...] = value
+    return None

@@ -6,6 +6,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.wrappers import AtariPreprocessing
 
 import ale_py
 import cule   # registers cule/<Game>-v5 and ale-py's older ids
@@ -22,7 +23,7 @@ def test_steps_as_ale_pys_atari_env(obs_type):
     assert env.unwrapped.get_action_meanings() == ale.unwrapped.get_action_meanings()
     a_obs, a_info = ale.reset(seed=3)
     c_obs, c_info = env.reset(seed=3)
-    assert np.array_equal(a_obs, c_obs) and c_info == {k: a_info[k] for k in INFO}
+    assert np.array_equal(a_obs, c_obs) and c_info == a_info and "seeds" in c_info   # ale-py's seeds too
     rng = np.random.default_rng(0)
     ends = 0
     for _ in range(1500):
@@ -102,6 +103,65 @@ def test_noframeskip_v4_steps_as_ale_pys():
         assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
         if a[2] or a[3]:
             break
+
+
+def test_gymnasiums_atari_preprocessing_runs_as_on_ale_py():
+    """AtariPreprocessing (no-op starts drawn from the env's np_random, frames read through
+    env.unwrapped.ale into its buffers, lives for the terminal life loss) on the NoFrameskip ids."""
+    pytest.importorskip("cv2")
+    options = dict(noop_max=30, frame_skip=4, terminal_on_life_loss=True)
+    ale = AtariPreprocessing(gymnasium.make("BreakoutNoFrameskip-v4"), **options)
+    env = AtariPreprocessing(gymnasium.make("cule/BreakoutNoFrameskip-v4"), **options)
+    a, c = ale.reset(seed=5), env.reset(seed=5)
+    assert np.array_equal(a[0], c[0]) and a[1] == c[1]
+    rng = np.random.default_rng(5)
+    ends = 0
+    for _ in range(600):
+        action = int(rng.integers(0, env.action_space.n))
+        a, c = ale.step(action), env.step(action)
+        assert np.array_equal(a[0], c[0]) and a[1:] == c[1:]
+        if a[2] or a[3]:
+            ends += 1
+            a, c = ale.reset(), env.reset()
+            assert np.array_equal(a[0], c[0]) and a[1] == c[1]
+    assert ends >= 3
+
+
+def test_the_ale_interface_of_one_env():
+    """env.unwrapped.ale: ALEInterface's reads and writes as ale-py's give them, its states, and
+    clear errors where cule cannot do what it asks."""
+    ale, env = gymnasium.make("PongNoFrameskip-v4").unwrapped, gymnasium.make("cule/PongNoFrameskip-v4").unwrapped
+    ale.reset(seed=0), env.reset(seed=0)
+    for t in range(200):
+        action = [0, 1, 3, 4][t % 4]
+        assert ale.ale.act(action) == env.ale.act(action)
+    theirs, ours = ale.ale, env.ale
+    assert ours.getMinimalActionSet() == [a.value for a in theirs.getMinimalActionSet()]
+    assert ours.getLegalActionSet() == [a.value for a in theirs.getLegalActionSet()]
+    assert ours.getScreenDims() == theirs.getScreenDims() and ours.getRAMSize() == theirs.getRAMSize()
+    for read in ("getScreen", "getScreenRGB", "getScreenGrayscale", "getRAM"):
+        expected = getattr(theirs, read)()
+        assert np.array_equal(getattr(ours, read)(), expected), read
+        buffer = np.zeros_like(expected)
+        assert getattr(ours, read)(buffer) is None and np.array_equal(buffer, expected), read
+    for read in ("lives", "getFrameNumber", "getEpisodeFrameNumber", "game_over"):
+        assert getattr(ours, read)() == getattr(theirs, read)(), read
+    state = ours.cloneState()
+    ours.setRAM(3, 77)
+    assert ours.getRAM()[3] == 77
+    screens = [env.step(1)[0] for _ in range(20)]
+    ours.restoreState(state)
+    assert ours.getRAM()[3] != 77 and all(np.array_equal(s, env.step(1)[0]) for s in screens)
+    with pytest.raises(gymnasium.error.Error, match=r"setRAM takes an index in \[0, 128\) and a byte, got 128, 0"):
+        ours.setRAM(128, 0)
+    with pytest.raises(gymnasium.error.Error, match=r"action 2 is not in this env's action set \[0, 1, 3, 4, 11, 12\]"):
+        ours.act(2)
+    with pytest.raises(gymnasium.error.Error, match=r"the buffer must be uint8 of shape \(210, 160\), got uint8 \(84, 84\)"):
+        ours.getScreenGrayscale(np.zeros((84, 84), np.uint8))
+    v5 = gymnasium.make("cule/Pong-v5").unwrapped
+    v5.reset(seed=0)
+    with pytest.raises(gymnasium.error.Error, match="needs an env made with frameskip=1 .* this one skips 4"):
+        v5.ale.act(0)
 
 
 def test_the_modules_for_other_libraries_are_attributes():
