@@ -40,7 +40,7 @@ def measure(threads: str, seconds: float) -> float:
     if threads == "one":
         torch.set_num_threads(1)
         options["num_threads"] = 1
-    env = gymnasium.make_vec("cule/Pong-v5", num_envs=NUM_ENVS, device="cpu", **options)
+    env = gymnasium.make_vec("cule/Pong-v5", num_envs=NUM_ENVS, device="cpu", output="torch", **options)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     actions = [torch.from_numpy(rng.integers(0, 6, NUM_ENVS)) for _ in range(50)]

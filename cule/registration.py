@@ -1,10 +1,11 @@
-"""gymnasium registrations: `gymnasium.make_vec("cule/Pong-v5", num_envs=4096)` gives what
+"""gymnasium registrations. `gymnasium.make_vec("cule/Pong-v5", num_envs=4096)` gives what
 `gymnasium.make_vec("ALE/Pong-v5", num_envs=4096)` gives with ale-py (AtariVectorEnv with the v5
-settings), as a CuleEnv whose tensors live on its device; `gymnasium.make("cule/Pong-v5")` one
-env with ale-py's AtariEnv interface (cule.atari_env), which gymnasium's own vector envs also
-build on (`vectorization_mode="sync"` or `"async"`). ale-py's older ids too:
-`cule/PongNoFrameskip-v4` (and -v0; -v4 and -v0 themselves are refused: their frameskip is
-random)."""
+settings, numpy arrays on the host), as a CuleEnv (`output="torch"`: tensors on its device).
+`gymnasium.make("cule/Pong-v5")` gives one env with ale-py's AtariEnv interface (cule.atari_env),
+which gymnasium's own vector envs also build on (`vectorization_mode="sync"` or `"async"`).
+ale-py's older ids too: `cule/PongNoFrameskip-v4` and -v0 (-v4 and -v0 themselves are refused:
+their frameskip is random).
+"""
 from __future__ import annotations
 
 import gymnasium
@@ -32,9 +33,31 @@ LEGACY_SETTINGS = {
 }
 
 
-def atari_vector_env(game: str, num_envs: int = 1, **options) -> CuleEnv:
-    """A CuleEnv with AtariVectorEnv's defaults for every option not given."""
+def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, thread_affinity_offset: int = -1,
+                     continuous: bool = False, continuous_action_threshold: float = 0.5,
+                     **options) -> CuleEnv:
+    """A CuleEnv with AtariVectorEnv's defaults for every option not given. AtariVectorEnv's own
+    options are taken with its meaning where cule has it (num_threads=0: one per core) and
+    refused, naming the value, where it has not."""
+    if batch_size not in (0, num_envs):
+        raise ValueError(f"batch_size must be 0 or num_envs ({num_envs}): cule steps every env in each call "
+                         f"(EnvPool's asynchronous batches are not built), got {batch_size!r}")
+    if thread_affinity_offset != -1:
+        raise ValueError(f"thread_affinity_offset must be -1: cule does not pin its threads to cores, "
+                         f"got {thread_affinity_offset!r}")
+    if continuous:
+        raise ValueError("continuous must be False: cule plays ALE's 18 discrete actions, got True")
+    del continuous_action_threshold   # used by continuous actions alone, as in AtariVectorEnv
+    if options.get("num_threads") == 0:
+        options["num_threads"] = None
     return CuleEnv(game, num_envs, **{**ATARI_VECTOR_ENV_DEFAULTS, **options})
+
+
+def make_vec_env(game: str, num_envs: int = 1, output: str = "numpy", **options) -> CuleEnv:
+    """What `gymnasium.make_vec("cule/<Game>-v5", num_envs)` builds: as make_vec("ALE/<Game>-v5")
+    gives, numpy arrays on the host, which gymnasium's vector wrappers take; output="torch" gives
+    tensors on the env's device instead (CuleEnv's and atari_vector_env's default)."""
+    return atari_vector_env(game, num_envs, output=output, **options)
 
 
 def register_envs() -> None:
@@ -42,7 +65,7 @@ def register_envs() -> None:
         env_id = f"cule/{game.name}-v5"
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
-                               vector_entry_point="cule.registration:atari_vector_env",
+                               vector_entry_point="cule.registration:make_vec_env",
                                kwargs=dict(game=game.id, **V5_SETTINGS))
         for suffix, settings in LEGACY_SETTINGS.items():
             env_id = f"cule/{game.name}{suffix}"

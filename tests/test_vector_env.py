@@ -29,17 +29,22 @@ def both(game="breakout", **options):
     return AtariVectorEnv(game, NUM_ENVS, **kw), CuleEnv(game, NUM_ENVS, **kw)
 
 
+def _host(x):
+    """numpy, whether the env gave a tensor (CuleEnv's default) or an array (make_vec's)."""
+    return x.numpy() if hasattr(x, "numpy") else x
+
+
 def assert_same_outcome(ale_out, cule_out):
     """Rewards, terminated, truncated and every info key but final_obs equal, of the same dtypes."""
     _, a_reward, a_term, a_trunc, a_info = ale_out
     _, c_reward, c_term, c_trunc, c_info = cule_out
-    assert np.array_equal(a_reward, c_reward.numpy()) and a_reward.dtype == c_reward.numpy().dtype
-    assert np.array_equal(a_term, c_term.numpy()) and np.array_equal(a_trunc, c_trunc.numpy())
-    assert a_term.dtype == c_term.numpy().dtype == a_trunc.dtype == c_trunc.numpy().dtype
+    assert np.array_equal(a_reward, _host(c_reward)) and a_reward.dtype == _host(c_reward).dtype
+    assert np.array_equal(a_term, _host(c_term)) and np.array_equal(a_trunc, _host(c_trunc))
+    assert a_term.dtype == _host(c_term).dtype == a_trunc.dtype == _host(c_trunc).dtype
     assert set(a_info) == set(c_info)
     for key in set(a_info) - {"final_obs"}:
-        assert np.array_equal(a_info[key], c_info[key].numpy()), key
-        assert a_info[key].dtype == c_info[key].numpy().dtype, key
+        assert np.array_equal(a_info[key], _host(c_info[key])), key
+        assert a_info[key].dtype == _host(c_info[key]).dtype, key
 
 
 def assert_same_last_obs(a_obs, c_obs, over, previous_a_obs, maxpool=False):
@@ -61,7 +66,7 @@ def episode_over(out, episodic_life=False):
 
 def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False, maxpool=False):
     assert_same_outcome(ale_out, cule_out)
-    assert_same_last_obs(ale_out[0], cule_out[0].numpy(), episode_over(ale_out, episodic_life), previous_a_obs,
+    assert_same_last_obs(ale_out[0], _host(cule_out[0]), episode_over(ale_out, episodic_life), previous_a_obs,
                          maxpool)
 
 
@@ -187,7 +192,8 @@ def test_every_game_is_registered_as_ale_py_registers_it():
             assert getattr(cule_env, attribute) == getattr(ale_env, attribute), attribute
         assert cule_env.metadata["autoreset_mode"] == ale_env.metadata["autoreset_mode"]
         (c_obs, c_info), (a_obs, a_info) = cule_env.reset(seed=0), ale_env.reset(seed=0)
-        assert c_obs.shape == a_obs.shape and c_obs.numpy().dtype == a_obs.dtype
+        assert type(c_obs) is type(a_obs) is np.ndarray and c_obs.shape == a_obs.shape and c_obs.dtype == a_obs.dtype
+        assert all(type(c_info[k]) is np.ndarray and c_info[k].dtype == a_info[k].dtype for k in a_info)
         assert set(c_info) == set(a_info)
 
 
@@ -198,7 +204,7 @@ def test_make_vec_steps_as_ale_py():
     cule_env = gymnasium.make_vec("cule/Breakout-v5", NUM_ENVS, **deterministic)
     ale_env = gymnasium.make_vec("ALE/Breakout-v5", NUM_ENVS, **deterministic)
     a_obs, _ = ale_env.reset(seed=0)
-    assert np.array_equal(a_obs, cule_env.reset(seed=0)[0].numpy())
+    assert np.array_equal(a_obs, cule_env.reset(seed=0)[0])
     rng = np.random.default_rng(3)
     ends = 0
     for _ in range(300):
@@ -236,3 +242,31 @@ def test_bad_options_are_named():
         env.reset(options={"mask": np.array([True, False])})
     with pytest.raises(ValueError, match=r"one int per reset environment \(1\), got 2"):
         env.reset(seed=[1, 2], options={"reset_mask": np.array([True, False])})
+
+
+def test_make_vec_gives_numpy_as_ale_pys_and_tensors_when_asked():
+    """gymnasium's vector wrappers take make_vec's envs unchanged; output="torch" gives tensors."""
+    import torch
+
+    envs = gymnasium.wrappers.vector.NormalizeObservation(
+        gymnasium.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec("cule/Pong-v5", 2)))
+    obs, _ = envs.reset(seed=0)
+    for _ in range(3):
+        obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
+    assert obs.dtype == np.float32 and obs.shape == (2, 4, 84, 84) and reward.dtype == np.int32   # as ale-py's
+    tensors = gymnasium.make_vec("cule/Pong-v5", 2, output="torch")
+    assert isinstance(tensors.reset(seed=0)[0], torch.Tensor)
+
+
+def test_atari_vector_envs_own_options_are_taken_or_refused():
+    from cule import atari_vector_env
+
+    env = atari_vector_env("pong", 2, batch_size=2, thread_affinity_offset=-1, continuous=False,
+                           continuous_action_threshold=0.3, num_threads=0)
+    assert env.num_envs == 2 and atari_vector_env("pong", 2, batch_size=0).num_envs == 2
+    refused = {"batch_size": (1, r"batch_size must be 0 or num_envs \(2\): cule steps every env in each call"),
+               "thread_affinity_offset": (0, r"thread_affinity_offset must be -1: cule does not pin its threads"),
+               "continuous": (True, r"continuous must be False: cule plays ALE's 18 discrete actions")}
+    for name, (value, message) in refused.items():
+        with pytest.raises(ValueError, match=message):
+            atari_vector_env("pong", 2, **{name: value})
