@@ -35,6 +35,7 @@ class CuleAtariEnv(gymnasium.Env):
     def __init__(self, game: str, mode: int | None = None, difficulty: int | None = None, obs_type: str = "rgb",
                  frameskip: int = 4, repeat_action_probability: float = 0.25, full_action_space: bool = False,
                  max_num_frames_per_episode: int | None = None, render_mode: str | None = None,
+                 continuous: bool = False, continuous_action_threshold: float = 0.5, sound_obs: bool = False,
                  device: str = "cpu"):
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {sorted(OBS_TYPES)}, got {obs_type!r}")
@@ -42,6 +43,11 @@ class CuleAtariEnv(gymnasium.Env):
             raise AtariEnvError(f"frameskip must be a positive int (cule has no stochastic frameskip), got "
                                 f"{frameskip!r}: for ale-py's -v0 and -v4 ids take cule/<Game>NoFrameskip-v4 "
                                 f"(or -v0) with a frame-skipping wrapper, or cule/<Game>-v5")
+        if continuous:
+            raise AtariEnvError("continuous must be False: cule plays ALE's 18 discrete actions, got True")
+        if sound_obs:
+            raise AtariEnvError("sound_obs must be False: cule emulates no sound, got True")
+        del continuous_action_threshold   # used by continuous actions alone, as in AtariEnv
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
         self._env = CuleEnv(game, 1, device=device, frameskip=frameskip, mode=mode, difficulty=difficulty,
@@ -94,6 +100,16 @@ class CuleAtariEnv(gymnasium.Env):
 
     def get_action_meanings(self) -> list[str]:
         return [_core.ACTION_NAMES[a] for a in self._env.action_set]
+
+    def get_keys_to_action(self) -> dict[tuple[str, ...], int]:
+        """AtariEnv's keys for human play (gymnasium.utils.play): w, s, a, d to move, space to
+        fire, e for NOOP; each action of the env's set by its keys."""
+        keys = {}
+        for index, name in enumerate(self.get_action_meanings()):
+            parts = [key for word, key in (("UP", "w"), ("DOWN", "s"), ("LEFT", "a"), ("RIGHT", "d"), ("FIRE", " "))
+                     if word in name]
+            keys[tuple(parts) or ("e",)] = index
+        return keys
 
 
 def _one(info: dict) -> dict[str, int]:

@@ -164,6 +164,22 @@ def test_the_ale_interface_of_one_env():
         v5.ale.act(0)
 
 
+@pytest.mark.parametrize("name", ["Pong", "MsPacman", "Breakout", "Seaquest", "Venture"])
+def test_keys_to_action_are_ale_pys(name):
+    for full in (False, True):
+        ours = gymnasium.make(f"cule/{name}-v5", full_action_space=full).unwrapped.get_keys_to_action()
+        assert ours == gymnasium.make(f"ALE/{name}-v5", full_action_space=full).unwrapped.get_keys_to_action()
+
+
+def test_ale_pys_arguments_are_taken_or_refused_as_gymnasium_errors():
+    env = gymnasium.make("cule/Pong-v5", continuous=False, continuous_action_threshold=0.3, sound_obs=False)
+    assert env.reset(seed=0)[0].shape == (210, 160, 3)
+    for option, message in (("continuous", "continuous must be False: cule plays ALE's 18 discrete actions"),
+                            ("sound_obs", "sound_obs must be False: cule emulates no sound")):
+        with pytest.raises(gymnasium.error.Error, match=message):
+            gymnasium.make("cule/Pong-v5", **{option: True})
+
+
 def test_the_modules_for_other_libraries_are_attributes():
     assert cule.wrappers.RecordEpisodeStatistics and cule.video.__name__ == "cule.video"
     with pytest.raises(AttributeError, match="module 'cule' has no attribute 'wrapper'"):
