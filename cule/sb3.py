@@ -4,8 +4,7 @@
     from cule.sb3 import CuleVecEnv
     from stable_baselines3 import PPO
 
-    env = cule.atari_vector_env("pong", num_envs=8, output="numpy", autoreset_mode="SameStep")
-    PPO("CnnPolicy", CuleVecEnv(env)).learn(100_000)
+    PPO("CnnPolicy", CuleVecEnv("pong", num_envs=8)).learn(100_000)   # AtariVectorEnv's defaults
 
 Needs stable-baselines3 (`pip install '.[sb3]'`). SB3 steps on the host with numpy, so the env
 gives numpy arrays (output="numpy"), and it expects an ended episode's next observation at once,
@@ -28,10 +27,18 @@ class CuleVecEnv(VecEnv):
     whether it was cut by the frame cap ("TimeLimit.truncated"). Attributes and methods asked of
     "each env" are the CuleEnv's, once per index."""
 
-    def __init__(self, env: CuleEnv):
+    def __init__(self, env: CuleEnv | str, num_envs: int = 1, **options):
+        """`env`: a game, made here as `cule.atari_vector_env(env, num_envs, **options)` with what
+        SB3 needs (numpy outputs, SameStep autoresets); or a CuleEnv made with them."""
+        if isinstance(env, str):
+            from .registration import atari_vector_env
+            env = atari_vector_env(env, num_envs, **{**options, "output": "numpy", "autoreset_mode": "SameStep"})
+        elif options or num_envs != 1:
+            raise TypeError("num_envs and options make a new env: give a game's name with them, not a CuleEnv")
         if env.output != "numpy" or env.autoreset_mode.value != "SameStep":
             raise ValueError(f"CuleVecEnv needs a CuleEnv made with output='numpy' and autoreset_mode='SameStep', got "
-                             f"output={env.output!r}, autoreset_mode={env.autoreset_mode.value!r}")
+                             f"output={env.output!r}, autoreset_mode={env.autoreset_mode.value!r}: or give the "
+                             f"game's name, CuleVecEnv({env.game.id!r}, num_envs={env.num_envs}), to make one")
         self.env = env
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
         self._actions: np.ndarray | None = None

@@ -47,3 +47,13 @@ def test_a_few_ppo_updates():
 def test_an_env_sb3_cannot_step_is_refused():
     with pytest.raises(ValueError, match=r"output='numpy' and autoreset_mode='SameStep', got output='torch'"):
         CuleVecEnv(cule.atari_vector_env("pong", num_envs=2, autoreset_mode="SameStep"))
+    with pytest.raises(ValueError, match=r"or give the game's name, CuleVecEnv\('pong', num_envs=2\), to make one"):
+        CuleVecEnv(cule.atari_vector_env("pong", num_envs=2))
+    with pytest.raises(TypeError, match="num_envs and options make a new env: give a game's name with them"):
+        CuleVecEnv(cule.atari_vector_env("pong", num_envs=2, output="numpy", autoreset_mode="SameStep"), num_envs=2)
+
+
+def test_a_game_makes_the_env_sb3_needs():
+    vec = CuleVecEnv("pong", num_envs=2, max_num_frames_per_episode=200, num_threads=1)
+    assert (vec.num_envs, vec.env.output, vec.env.autoreset_mode.value) == (2, "numpy", "SameStep")
+    assert vec.env.frameskip == 4 and vec.reset().shape == (2, 4, 84, 84)   # AtariVectorEnv's defaults
