@@ -28,7 +28,9 @@ class CuleAtariEnv(gymnasium.Env):
     summed over the frameskip as a float, info with lives and frame numbers. With
     repeat_action_probability 0 it steps as AtariEnv does, frame for frame; with sticky actions
     its draws are cule's own. Episodes end as AtariEnv's: reset() starts the next (a step after
-    the end starts it too, where AtariEnv would repeat the last frame)."""
+    the end starts it too, where AtariEnv would repeat the last frame). A seeded reset gives
+    ale-py's info["seeds"] and seeds np_random as ale-py does, so that wrappers' no-op draws are
+    the same; `ale` is CuleALE, what wrappers call of ALEInterface."""
 
     metadata = {"render_modes": ["rgb_array"]}
 
@@ -121,8 +123,7 @@ class CuleALE:
     """`env.unwrapped.ale`: the methods of ale-py's ALEInterface that wrappers and tools call
     (gymnasium's AtariPreprocessing, SB3's and CleanRL's Atari wrappers), on a CuleAtariEnv's one
     env. Actions are ALE's ids, as ints (ale-py gives its Action enum); act() is one frame, so it
-    needs frameskip=1 (the NoFrameskip ids). Reset info has ale-py's "seeds", and a seed seeds
-    the env's np_random as ale-py's does, so that wrappers' no-op draws are the same."""
+    needs frameskip=1 (the NoFrameskip ids)."""
 
     def __init__(self, env: CuleAtariEnv):
         self._atari = env
