@@ -93,7 +93,7 @@ $(WAIT_LIBS): build/%/_core.so: $(KERNEL_SOURCES) Makefile | install
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_core.cpp -o $@
 
 simt-model: $(TRACE_LIB)
-	$(PYTHON) benchmarks/simt_model.py
+	$(PYTHON) kernel_models/simt_model.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info cule/*.so

@@ -90,7 +90,7 @@ PY
         done
       done ;;
     ncu)     # each GPU step's kernels on young envs (step 7, as 2026-11-23) and on envs 1,000 steps old,
-             # beside the SIMT models' figures for the same (benchmarks/simt_model.py, render_model.py)
+             # beside the SIMT models' figures for the same (kernel_models/simt_model.py, render_model.py)
       for step in ${NCU_STEPS:-split in-passes one-kernel}; do
         per_step=2; [ $step = one-kernel ] && per_step=1   # the launches a step makes that the regex takes
         for age in ${NCU_AGES:-6 1000}; do

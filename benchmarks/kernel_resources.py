@@ -1,6 +1,6 @@
 """Registers, stack and spills per thread of every CUDA entry point, as NVRTC compiles them to
 machine code for the architectures cule ships (what bounds a kernel's occupancy), and the
-machine instructions of each part of the state kernels' 6502 interpreter (benchmarks/sass.py;
+machine instructions of each part of the state kernels' 6502 interpreter (kernel_models/sass.py;
 the loop and fetch every lane runs each instruction, the operand's read and write, the warp
 schedule's test of a polling lane), measured without a GPU. Results go to
 benchmarks/results/kernel_resources-<date>.json.
@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import datetime
 import json
+import sys
+from pathlib import Path
 
 import cule
 from cule import nvrtc
 from cule.games import get_game
 
-import sass                            # benchmarks/sass.py
 from _results import new_result_path   # benchmarks/_results.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kernel_models"))
+import sass  # noqa: E402  (kernel_models/sass.py)
 
 INTERPRETERS = ("cule_step", "cule_step_logged", "cule_step_in_passes")
 SHARED_PARTS = ("loop", "polls", "fetch", "dispatch:mode", "read", "dispatch:op", "write")

@@ -1,5 +1,5 @@
 """Active lanes per pass against env age, one panel per game, one line per scheduling policy, from
-a benchmarks/simt_model.py result, and the table of today's kernel against the one built:
+a kernel_models/simt_model.py result, and the table of today's kernel against the one built:
 
     python benchmarks/plot_simt_model.py benchmarks/results/simt_model-2026-11-25.json --out docs/simt-lanes.png
     python benchmarks/plot_simt_model.py benchmarks/results/simt_model-2026-11-25.json --table --age 3000

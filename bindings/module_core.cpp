@@ -29,7 +29,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("CART_SCHEME_NAMES") =
         py::tuple(py::cast(std::vector<std::string>(CART_SCHEME_NAMES, CART_SCHEME_NAMES + NUM_CART_SCHEMES)));
     // The 6502's opcode table (mode | access << 4 | operation << 6, kernels/atari/cpu6502.h), for the
-    // SIMT model's costs (benchmarks/simt_model.py).
+    // SIMT model's costs (kernel_models/simt_model.py).
     m.attr("OPCODE_ENTRIES") = py::tuple(py::cast(std::vector<u16>(m6502::OPCODES, m6502::OPCODES + 256)));
     m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
 
@@ -69,7 +69,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("episode_frame_number", [](const SingleConsole& c) { return c.machine().episode_frame_number; });
 
     py::class_<VecEnv> vec_env(m, "VecEnv");
-#ifdef CULE_TRACE   // the SIMT model's build (benchmarks/simt_model.py)
+#ifdef CULE_TRACE   // the SIMT model's build (kernel_models/simt_model.py)
     vec_env.def("start_trace", &VecEnv::start_trace)
         .def("take_trace", &VecEnv::take_trace)
         .def("take_render_trace", &VecEnv::take_render_trace);

@@ -57,7 +57,7 @@ def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = No
 
 def compile_cubin(arch: str = "sm_90", defines: dict[str, object] | None = None, line_info: bool = False) -> bytes:
     """The entry points as machine code for `arch` (a CUBIN); with line_info, each instruction's
-    source lines, inlining included, for a disassembler (benchmarks/sass.py)."""
+    source lines, inlining included, for a disassembler (kernel_models/sass.py)."""
     return _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["-lineinfo"] if line_info else [])[0]
 
 

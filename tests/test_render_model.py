@@ -1,4 +1,4 @@
-"""The render pass's SIMT model (benchmarks/render_model.py): each schedule runs every lane's
+"""The render pass's SIMT model (kernel_models/render_model.py): each schedule runs every lane's
 accesses once and in order; its passes, lanes and sectors are checked on logs built by hand, and
 on real traces of the build that records them."""
 import os
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "kernel_models"))
 import render_model as rm  # noqa: E402
 
 TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
@@ -91,7 +91,7 @@ def test_real_render_traces_replay_every_access_once_in_order():
     env, pixels for every line of the screen, each schedule replaying them in order."""
     script = f"""
 import sys, numpy as np
-sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
 import render_model as rm
 events, counts = rm.render_traces("seaquest", 32, 40, seed=1, states=None)
 for lanes in rm.LANES:

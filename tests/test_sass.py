@@ -1,9 +1,9 @@
-"""benchmarks/sass.py: the interpreter's machine code attributed to its parts, from NVRTC's CUBIN
+"""kernel_models/sass.py: the interpreter's machine code attributed to its parts, from NVRTC's CUBIN
 through nvdisasm (no GPU needed)."""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kernel_models"))
 import sass  # noqa: E402
 
 from cule.games import get_game  # noqa: E402

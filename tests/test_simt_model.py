@@ -1,4 +1,4 @@
-"""The SIMT model's replay (benchmarks/simt_model.py): whatever the policy, every lane runs each of
+"""The SIMT model's replay (kernel_models/simt_model.py): whatever the policy, every lane runs each of
 its instructions once, in its own order, a frame at a time; the passes and lanes it counts are
 checked on traces built by hand, and on real traces from the build that records them."""
 import os
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "kernel_models"))
 import simt_model as sm  # noqa: E402
 
 TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
@@ -142,7 +142,7 @@ def test_real_traces_replay_and_leave_the_emulation_unchanged(tmp_path):
     an opcode fetch after every instruction's start, and every policy replays them in order."""
     script = f"""
 import sys, numpy as np, torch
-sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
 import simt_model as sm
 import cule
 env = cule.CuleEnv("breakout", num_envs=64, device="cpu", **sm.v5_settings())
@@ -164,7 +164,7 @@ np.save({str(tmp_path / 'trace.npy')!r}, env.get_states().numpy())
 """
     plain = f"""
 import numpy as np, torch, cule, sys
-sys.path.insert(0, {str(ROOT / 'benchmarks')!r})
+sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
 import simt_model as sm
 env = cule.CuleEnv("breakout", num_envs=64, device="cpu", **sm.v5_settings())
 env.reset(seed=3)
@@ -200,7 +200,7 @@ def test_local_memory_takes_a_sector_per_group_of_8_lanes_a_pass_has():
     """Local memory (the GPU's Bus) puts a word of a warp's 32 lanes side by side: a request by
     all 32 is 4 sectors a word; lanes 0, 8, 16 and 24 alone, 4 sectors too, and the 28 others
     then 4 more; lanes 0-7 alone, 1 sector."""
-    import sass   # benchmarks/sass.py
+    import sass   # kernel_models/sass.py
 
     costs = {"fetch": sass.Cost(instructions=10, local_memory=2, local_words=3)}
     parts = [("", "", False, False)] * 256
@@ -222,7 +222,7 @@ def test_slow_paths_run_once_a_pass_for_the_lanes_that_take_them():
     bytes before it) takes the timer wait's path."""
     import dataclasses
 
-    import sass   # benchmarks/sass.py
+    import sass   # kernel_models/sass.py
 
     costs = {"slow:chip@write": sass.Cost(instructions=20, local_memory=1, local_words=2),
              "slow:wait@loop": sass.Cost(instructions=7)}

@@ -1,7 +1,8 @@
 """The benchmarks of a GPU user's journey, run on the CPU: train_fps.py (the training loop's
 frames/s) on the GPU configurations with the CUDA backend run on the host, its JSON each
 script's frames/s and phases beside the emulation's; cold_start.py (a new process to its first
-step); host_memory.py (host RAM per env); and the training stage of the prepared GPU command (benchmarks/gpu_run.sh)."""
+step); host_memory.py (host RAM per env); and the training stage of the prepared GPU command
+(benchmarks/gpu_run.sh)."""
 import json
 import os
 import subprocess

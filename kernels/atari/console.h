@@ -104,7 +104,7 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
 // The GPU's warp schedule keeps a warp's RAM in a tile of its own for each frame: byte k of the
 // warp's 32 lanes side by side, so that the lanes of a pass, all at one instruction and most at
 // one address, read one 32-byte sector where each lane's console would give it a sector of its
-// own (benchmarks/simt_model.py's tiles layout). The state between frames stays the console's
+// own (kernel_models/simt_model.py's tiles layout). The state between frames stays the console's
 // bytes: console_frame copies the RAM into the tile and back (`lane`: the lane's byte 0).
 enum : u32 { WARP_LANES = 32, WARP_RAM_BYTES = RAM_BYTES * WARP_LANES };
 
@@ -141,7 +141,7 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
 //
 // The console's HotFields: on the GPU the Bus's own copy while it runs, the console's again after
 // write_back(), where each lane's console in global memory gave each lane a sector of its own at
-// every instruction (benchmarks/simt_model.py). On the host they stay the console's: a copy in
+// every instruction (kernel_models/simt_model.py). On the host they stay the console's: a copy in
 // the Bus, passed by value to the work out of line, cost v5 Pong 3.2% more instructions a frame
 // (callgrind: the counter kept in a register for the calls, added to and stored back at every
 // instruction where a field of the console takes one add).
@@ -292,7 +292,7 @@ CULE_HD bool polls_timer(const CartWindow& window, u32 pc) {
 // made since the frame began and not returned from (outermost first, three at most), then its
 // own, 16 bits each (the key's low 16 bits + 1; 0 ends the sequence), left-aligned in 64 bits, so
 // that comparing two words compares the sequences and code a call leads to sorts after the call
-// (benchmarks/simt_model.py's fstack: frame_call_stack_keys). A return from a call made before
+// (kernel_models/simt_model.py's fstack: frame_call_stack_keys). A return from a call made before
 // the frame keeps depth 0.
 struct CallSites {
     u64 sites = 0;
@@ -318,7 +318,7 @@ struct CallSites {
 // while the others work), and every lane whose next opcode is theirs joins it (another copy of
 // the same code, say, which runs the same cases of the interpreter); the rest wait for a later
 // pass. Every lane runs its own instructions in its own order, so only the sharing changes
-// (benchmarks/simt_model.py's fstack+wait+join policy; envs 3,000 steps old, lanes a pass: Ms.
+// (kernel_models/simt_model.py's fstack+wait+join policy; envs 3,000 steps old, lanes a pass: Ms.
 // Pac-Man 16.3 where the lowest code first gives 9.8, the other four 12.3 to 30.2). The lanes stay
 // in the loop until all are done: a lane done gives no key (~0, above any other), and the loop
 // ends when no lane gives one. Four reductions a pass: the polling flag and the key's high 16

@@ -94,7 +94,7 @@ CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
 // those the lowest case (a read, or the register written), with every lane whose next access is of
 // that case, so that lanes drawing the same part of their screens draw together. Each lane still
 // replays its own log in order, so the pixels are tia_replay_frame's. Two reductions a pass
-// (benchmarks/render_model.py, 256 envs 3,000 steps old: lanes a pass of the accesses 4.8 -> 29.4
+// (kernel_models/render_model.py, 256 envs 3,000 steps old: lanes a pass of the accesses 4.8 -> 29.4
 // on Seaquest, 5.3 -> 25.3 on Ms. Pac-Man; passes storing pixels 1.3-4.0x fewer on the five games).
 CULE_HD void tia_replay_frame_by_clock(const TiaLog& log, u32 k, u8* screen) {
     enum : u32 { NONE = ~0u, READ_CASE = 0x100 };

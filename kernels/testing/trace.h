@@ -1,7 +1,7 @@
-// Instruction traces for the SIMT model (benchmarks/simt_model.py): a host build with -DCULE_TRACE
+// Instruction traces for the SIMT model (kernel_models/simt_model.py): a host build with -DCULE_TRACE
 // records, per environment, every 6502 instruction (its PC and where in the ROM it lies), every
 // bus access it makes, the timer waits the bus runs at once, and where frames and steps begin and
-// end; and, apart, what the render pass's replay of the TIA's log does (benchmarks/render_model.py).
+// end; and, apart, what the render pass's replay of the TIA's log does (kernel_models/render_model.py).
 // Other builds compile the hooks (CULE_TRACE_* in types.h) to nothing. Host only.
 #pragma once
 #include <vector>
@@ -22,7 +22,7 @@ enum Kind : unsigned char {
 };
 enum SpanWay : unsigned char { SPAN_BLANK, SPAN_BACKGROUND, SPAN_OBJECTS, SPAN_HMOVE_BLANK };
 
-// 8 bytes an event, as numpy reads them (benchmarks/simt_model.py, TRACE_EVENT).
+// 8 bytes an event, as numpy reads them (kernel_models/simt_model.py, TRACE_EVENT).
 struct Event {
     unsigned char kind, value;
     unsigned short addr;

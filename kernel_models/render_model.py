@@ -25,9 +25,9 @@ bytes each, loaded one per iteration) and the frame buffer's pixels (8 bytes a s
                   warp's load of its lanes' k-th accesses is 4 sectors, its store of words at the
                   same offset 8 (not built)
 
-    python benchmarks/render_model.py --games pong seaquest --envs 256 --age 3000
+    python kernel_models/render_model.py --games pong seaquest --envs 256 --age 3000
 
-The envs are played from reset(seed) to the age (benchmarks/simt_model.py's states, `--states`,
+The envs are played from reset(seed) to the age (kernel_models/simt_model.py's states, `--states`,
 are reused) and one step traced.
 """
 from __future__ import annotations

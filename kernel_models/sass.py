@@ -4,8 +4,8 @@ is attributed to the source lines it was inlined from. What each part of the 650
 costs in instructions: the loop, the fetch and decode every lane runs, each addressing mode's
 case, the operand read and result write, each operation's case.
 
-    python benchmarks/sass.py            # Pong's module, sm_90: the interpreter's parts per kernel
-    python benchmarks/sass.py --kernels /tmp/old/kernels --json costs.json   # another commit's, saved
+    python kernel_models/sass.py            # Pong's module, sm_90: the interpreter's parts per kernel
+    python kernel_models/sass.py --kernels /tmp/old/kernels --json costs.json   # another commit's, saved
 """
 from __future__ import annotations
 

@@ -37,13 +37,13 @@ ROM reads are shared by every env in both layouts. Sectors count the bus's acces
 operand fetches, RAM, chip registers), the machine state's own global loads and stores, and the
 local memory the interpreter loads and stores (the GPU's Bus: word k of a warp's lanes side by
 side, a sector per group of 8 lanes), from the machine code of each part of the interpreter
-(benchmarks/sass.py; the Bus's slow paths, a chip's register or a bank switch, only when the
+(kernel_models/sass.py; the Bus's slow paths, a chip's register or a bank switch, only when the
 trace takes them); what a TIA access does inside the chip, the TIA log and the frame buffers
 are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
-    python benchmarks/simt_model.py --games pong --envs 256 --ages 7 100
+    python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
 
 writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
 pass against env age.
@@ -334,7 +334,7 @@ class Schedule:
 
 # The common path of the warp schedule's test for a polling lane (polls_timer: the PC in the
 # window, its opcode's byte, neither a timer read nor a branch), in machine instructions; the
-# whole test compiles to 99 on sm_90 (benchmarks/sass.py's "polls").
+# whole test compiles to 99 on sm_90 (kernel_models/sass.py's "polls").
 POLL_TEST_COST = 12
 
 
@@ -346,7 +346,7 @@ def schedule_cost(costs: dict) -> int:
     return (costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
             + POLL_TEST_COST)
 
-# The Bus's slow paths (benchmarks/sass.py's parts slow:<path>): a cartridge access outside the
+# The Bus's slow paths (kernel_models/sass.py's parts slow:<path>): a cartridge access outside the
 # window of plain reads (the opcode's fetch, an operand's read, any write to the cartridge: a bank
 # switch), a chip register's read or write, a timer wait after a branch back 5 bytes.
 SLOW_PATHS = ("cart@fetch", "cart@read", "cart@write", "chip@read", "chip@write", "wait@loop")
@@ -391,7 +391,7 @@ def dispatch_cost(cases: int) -> int:
 def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: list, chip_cost: float = 0.0,
           choosing_cost: float = 0.0) -> dict:
     """The machine instructions a warp issues and the lanes active in them, from the interpreter's
-    costs per part (benchmarks/sass.py: the loop, fetch and rest of execute once a slot, a mode's
+    costs per part (kernel_models/sass.py: the loop, fetch and rest of execute once a slot, a mode's
     and an operation's case and the dispatch to them once a pass, the operand read and result
     write once a pass that makes them, each of the Bus's slow paths once a pass some lane takes
     it: slow_paths), `chip_cost` per TIA or RIOT access, grouped by kind and
@@ -521,7 +521,7 @@ def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_
 
 ARCH = "sm_90"
 # Today's kernel, against which the built one is measured: the split step's state kernel as the
-# commit named in the file compiled it (benchmarks/sass.py --kernels <that commit's kernels/> --json),
+# commit named in the file compiled it (kernel_models/sass.py --kernels <that commit's kernels/> --json),
 # before the Bus kept the machine state's per-instruction fields (console.h, HotFields); the -2
 # file parts the Bus's slow paths out (sass.py's slow:<path>, interpreter_costs-33f16b6.json lumps them in).
 TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
@@ -631,7 +631,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--traced must be a multiple of {WARP} from {WARP} to --envs, got {traced}")
 
     import cule
-    import sass   # benchmarks/sass.py
+    import sass   # kernel_models/sass.py
     from cule.games import get_game
 
     parts = sass.opcode_parts()
