@@ -18,6 +18,11 @@ from gymnasium.vector.utils import batch_space
 _BOUNDS = ("low", "high", "bounded_below", "bounded_above")
 
 
+def _one(bound: np.ndarray) -> np.generic:
+    """The one value every element of a bound (or mask) shares, read without a copy."""
+    return bound.flat[0]
+
+
 class UniformBox(Box):
     """A Box of `shape` whose every element lies in [low, high], the bounds held as scalars."""
 
@@ -29,25 +34,25 @@ class UniformBox(Box):
     def _broadcast(self, shape: tuple[int, ...]) -> None:
         self._shape = shape
         for name in _BOUNDS:
-            setattr(self, name, np.broadcast_to(getattr(self, name).reshape(-1)[0], shape))
+            setattr(self, name, np.broadcast_to(_one(getattr(self, name)), shape))
 
     def sample(self, mask: None = None, probability: None = None) -> np.ndarray:
         """Box.sample's distribution, drawn without Box's float64 array of the full shape (8x the sample)."""
         if mask is not None or probability is not None or self.dtype.kind not in "iu":
             return super().sample(mask, probability)
-        low, high = int(self.low.reshape(-1)[0]), int(self.high.reshape(-1)[0])
+        low, high = int(_one(self.low)), int(_one(self.high))
         return self.np_random.integers(low, high, self.shape, dtype=self.dtype, endpoint=True)
 
     def __eq__(self, other: object, /) -> bool:
         if isinstance(other, UniformBox):   # without Box's temporaries of the full shape
             return (self.shape == other.shape and self.dtype == other.dtype
-                    and all(getattr(self, n).reshape(-1)[0] == getattr(other, n).reshape(-1)[0] for n in _BOUNDS))
+                    and all(_one(getattr(self, n)) == _one(getattr(other, n)) for n in _BOUNDS))
         return super().__eq__(other)
 
     def __getstate__(self) -> dict[str, Any]:   # a pickle holds the scalars, not the full arrays
         state = dict(self.__dict__)
         for name in _BOUNDS:
-            state[name] = np.array(state[name].reshape(-1)[0])
+            state[name] = np.array(_one(state[name]))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -59,5 +64,5 @@ class UniformBox(Box):
 def _batch_uniform_box(space: UniformBox, n: int = 1) -> UniformBox:
     """gymnasium's `batch_space` for a UniformBox (its extension point for a space class): the
     Box it would give, bounds as scalars, so that vector envs and wrappers stay small too."""
-    low, high = space.low.reshape(-1)[0], space.high.reshape(-1)[0]
-    return UniformBox(low.item(), high.item(), (n, *space.shape), space.dtype, seed=deepcopy(space.np_random))
+    return UniformBox(_one(space.low).item(), _one(space.high).item(), (n, *space.shape), space.dtype,
+                      seed=deepcopy(space.np_random))
