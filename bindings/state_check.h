@@ -49,7 +49,7 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
                       ".." + std::to_string(high);
     };
     auto is = [&](const char* field, i64 value, i64 expected) { within(field, value, expected, expected); };
-    // Cycle stamps need no bounds: their arithmetic wraps around (riot.h, tia.h). The frame's
+    // Cycle stamps need no bounds: their arithmetic wraps around (riot.h, tia_draw.h). The frame's
     // cycle count and start bound the drawing's clocks: generously (a frame cut by the instruction
     // cap goes on in the next, its count growing), with three times the count within an i32.
     constexpr i64 I30 = 1 << 30, I29 = 1 << 29, I26 = 1 << 26;

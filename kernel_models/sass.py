@@ -191,7 +191,10 @@ class Interpreter:
         return None
 
 
-CHIP_SOURCES = ("tia.h", "tia_log.h", "riot.h", "cart.h")
+# The chips' own code, inlined where an access reaches a chip: the TIA's headers (its parts and
+# its log), the RIOT's and the cartridge's.
+CHIP_SOURCES = tuple(sorted(p.name for p in (nvrtc.KERNELS / "atari").glob("*.h")
+                            if p.name.startswith(("tia", "riot", "cart"))))
 _GLOBAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDG|STG|LD|ST|ATOMG|ATOM|RED)(?:\.|\s)")
 _LOCAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDL|STL)(?:\.|\s)")
 

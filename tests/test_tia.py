@@ -1,4 +1,4 @@
-"""The TIA's deferred drawing (kernels/atari/tia.h, tia_poke).
+"""The TIA's deferred drawing (kernels/atari/tia_registers.h, tia_poke).
 
 Stella draws the picture up to the clock of every TIA write. cule leaves that to the next drawing
 when the write cannot change the picture (WSYNC, RSYNC, audio, motion values, HMCLR, unused

@@ -105,7 +105,7 @@ struct ModeSelect {
 };
 
 struct GameSettings {
-    // Stella's display properties (tia.h, Display): the first scanline ALE shows, how many,
+    // Stella's display properties (tia_state.h, Display): the first scanline ALE shows, how many,
     // and whether the console is PAL (ALE detects it at power-on; a header states the outcome).
     static constexpr u8 ystart = 34;
     static constexpr u16 display_height = NTSC_HEIGHT;

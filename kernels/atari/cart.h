@@ -88,7 +88,7 @@ CULE_HD void cart_reset(Cart& c, Draw& draw) {
 
 // The frame's cycle counter restarts at 0: the DPC's stamp moves with it.
 CULE_HD void cart_rebase_cycles(Cart& c, u32 cycles) {
-    if (c.scheme == CART_DPC) c.dpc.music_cycles = (i32)((u32)c.dpc.music_cycles - cycles);   // wrapping, as tia.h's stamps
+    if (c.scheme == CART_DPC) c.dpc.music_cycles = (i32)((u32)c.dpc.music_cycles - cycles);   // wrapping, as the TIA's stamps
 }
 
 // Switches banks if `offset` (the address within the 4 KiB window) is a hotspot.

@@ -253,7 +253,7 @@ CULE_HD void rebase_cycles(Console& c) {
 // Stella's System::reset: RAM survives. The devices draw from the System generator (`draw()`
 // gives its next number) in the order the console attached them: the RIOT one for its timer,
 // the TIA none, the cartridge 128 for a Superchip's RAM. The display is the game's, except in
-// the power-on run that detects PAL (tia.h, Display).
+// the power-on run that detects PAL (tia_state.h, Display).
 template <class Draw>
 CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, const Display& display) {
     rebase_cycles(c);

@@ -1,0 +1,306 @@
+// Drawing as the beam moves: spans of a line up to each access, the line's end, the frame's
+// start and end.
+#pragma once
+#include "atari/tia_collisions.h"
+
+namespace cule {
+
+// ---- spans and lines -----------------------------------------------------------------------
+
+// Stella draws the common object combinations with special loops that step four pixels at a
+// time from aligned positions while the objects' masks are empty. Within a span they give the
+// same pixels as the general rule, but a four-pixel step may run past the span's end; those
+// pixels stay written unless a later span of the frame covers them. This tells, for the
+// combination e, which objects' masks the four-pixel step tests (bit 31: it always steps).
+CULE_HD u32 four_pixel_step_masks(u32 e) {
+    u32 objects = e & 0x3F, score = e & SCORE_BIT;
+    switch (objects) {
+        case PF_BIT: return 0x80000000u;
+        case P0_BIT: case P1_BIT: case M0_BIT: case M1_BIT: case BL_BIT:
+        case P0_BIT | P1_BIT: case M0_BIT | M1_BIT:
+        case BL_BIT | M0_BIT: case BL_BIT | M1_BIT: case BL_BIT | P1_BIT:
+            return objects;
+        case PF_BIT | P0_BIT: return score ? 0 : P0_BIT;
+        case PF_BIT | P1_BIT: return score ? 0 : P1_BIT;
+        case PF_BIT | BL_BIT: return score ? 0 : BL_BIT;
+        default: return 0;
+    }
+}
+
+CULE_HD bool masks_empty(const Tia& t, u32 objects, i32 hpos) {
+    for (i32 x = hpos; x < hpos + 4; ++x) {
+        if ((objects & P0_BIT) && player_mask(t.mp0, x)) return false;
+        if ((objects & P1_BIT) && player_mask(t.mp1, x)) return false;
+        if ((objects & M0_BIT) && missile_mask(t.mm0, x)) return false;
+        if ((objects & M1_BIT) && missile_mask(t.mm1, x)) return false;
+        if ((objects & BL_BIT) && ball_mask(t.mbl, x)) return false;
+    }
+    return true;
+}
+
+CULE_HD void fill(const Tia& t, u8* fb, i32 pos, i32 n, u8 value) {
+    if (pos + n > frame_pixels(t)) n = frame_pixels(t) - pos;   // rows past the screen are never shown
+    fill_bytes(fb + pos, n, value);
+}
+
+// The colour of a pixel drawn by a four-pixel step (playfield or background).
+CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
+    if (!(e & PF_BIT) || !(t.pf & playfield_mask(hpos, t.pf_reflect))) return t.color[BK_COLOR];
+    if ((e & 0x3F) == PF_BIT && (e & SCORE_BIT)) return t.color[hpos < 80 ? P0_COLOR : P1_COLOR];
+    return t.color[PF_COLOR];
+}
+
+// The bits of word `w` that lie in pixels [from, to).
+CULE_HD u32 span_bits(i32 w, i32 from, i32 to) {
+    i32 lo = from - 32 * w, hi = to - 32 * w;
+    if (lo < 0) lo = 0;
+    if (hi > 32) hi = 32;
+    if (hi <= lo) return 0;
+    u32 upper = hi == 32 ? 0xFFFFFFFFu : (1u << hi) - 1;
+    return upper & ~((1u << lo) - 1);
+}
+
+// 0xFF in byte k for each bit k < 8 of `bits`: eight pixels of a bitmap as a byte mask (byte k
+// is pixel k in memory: x86 and NVIDIA GPUs are little-endian).
+CULE_HD u64 byte_mask(u32 bits) {
+    u64 x = ((u64)(bits & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+    return (((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull) * 0xFF;
+}
+
+CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
+
+// Draws n pixels from hpos on the current line and latches their collisions.
+template <bool DRAW>
+CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
+    i32 pos = t.frame_pos;
+    t.frame_pos += n;
+    if (DRAW) CULE_TRACE_EVENT(SPAN, (t.vblank & 0x02) ? trace::SPAN_BLANK : (t.enabled & 0x3F) ? trace::SPAN_OBJECTS
+                                                                                 : trace::SPAN_BACKGROUND, n, pos);
+    if (t.vblank & 0x02) {
+        if (DRAW) fill(t, fb, pos, n, 0);
+        return;
+    }
+    const u32 objects = t.enabled & 0x3F;
+    if (DRAW && !objects) {   // the background alone: most spans of many games (Pong: 70%)
+        fill(t, fb, pos, n, t.color[BK_COLOR]);
+        return;
+    }
+    if (!DRAW) {   // only collisions to latch: none without two objects, nor where every pair
+                   // that could collide already has
+        if (!(objects & (objects - 1))) return;
+        // The latches that involve each object (see word_collisions), dropped for those absent.
+        auto absent = [&](u32 bit, u32 latches) { return (t.enabled & bit) ? 0u : latches; };
+        u16 possible = 0x7FFF & ~(absent(P0_BIT, 0x2036) | absent(M0_BIT, 0x4303) | absent(P1_BIT, 0x20C9) |
+                                  absent(M1_BIT, 0x4C0C) | absent(BL_BIT, 0x1AA0) | absent(PF_BIT, 0x1550));
+        if ((t.collision & possible) != possible) latch_span_collisions(t, hpos, n);
+        return;
+    }
+    u32 e0 = t.enabled | t.prio_score;
+    // The playfield-only loop uses score colours even under priority, unlike the general rule.
+    bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
+    // Which colour register each pixel shows is decided for 32 pixels at once, as three bitmaps
+    // (Tia::color slots 1..3; slot 0, the background, where none is set). Score colours also apply
+    // under priority when the playfield is the only object (Stella's playfield-only loop).
+    const bool priority = (t.prio_score & PRIORITY_BIT) && !score_only_pf;
+    const bool score = (t.prio_score & SCORE_BIT) && !priority;
+    const u64 c0 = byte_broadcast(t.color[BK_COLOR]), d1 = byte_broadcast(t.color[PF_COLOR]) ^ c0,
+              d2 = byte_broadcast(t.color[P0_COLOR]) ^ c0, d3 = byte_broadcast(t.color[P1_COLOR]) ^ c0;
+    u8* line = fb + pos - hpos;   // the line's first pixel: lines start 8-byte aligned
+    // The five words of the line, unrolled, so that each word's bitmaps are built with constant
+    // shifts; only the words of the span are built.
+    const i32 first_word = hpos >> 5, last_word = (hpos + n - 1) >> 5;
+    CULE_UNROLL
+    for (i32 w = 0; w < 5; ++w) {
+        if (w < first_word || w > last_word) continue;
+        u32 in_span = span_bits(w, hpos, hpos + n);
+        u32 wp0 = (e0 & P0_BIT) ? player_word(t.mp0, t.cur_grp0, w) & in_span : 0;
+        u32 wp1 = (e0 & P1_BIT) ? player_word(t.mp1, t.cur_grp1, w) & in_span : 0;
+        u32 wm0 = (e0 & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
+        u32 wm1 = (e0 & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
+        u32 wbl = (e0 & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
+        u32 wpf = (e0 & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
+        if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
+        if (pos + (to - hpos) > frame_pixels(t)) to = frame_pixels(t) - pos + hpos;   // rows past the screen
+        if (to <= from) continue;
+        u32 shown = span_bits(w, from, to), left = span_bits(w, 0, 80);
+        // Stella's rule: P0/M0 over P1/M1 over PF/BL over the background; under priority PF/BL
+        // first; in score mode the playfield takes P0's colour on the left, P1's on the right.
+        u32 p = wp0 | wm0, q = wp1 | wm1, c1, c2, c3;
+        if (priority) {
+            c1 = wbl | wpf;
+            c2 = p & ~c1;
+            c3 = q & ~p & ~c1;
+        } else if (score) {
+            c2 = p | (wpf & left);
+            c3 = (q | (wpf & ~left)) & ~c2;
+            c1 = wbl & ~wpf & ~(p | q);
+        } else {
+            c2 = p;
+            c3 = q & ~p;
+            c1 = (wbl | wpf) & ~(p | q);
+        }
+        c1 &= shown;
+        c2 &= shown;
+        c3 &= shown;
+        auto whole = [&](u32 c) { return c == 0 || c == shown; };
+        if (whole(c1) && whole(c2) && whole(c3)) {   // one colour: background, a wall, a wide object
+            fill_bytes(line + from, to - from, t.color[c1 ? PF_COLOR : c2 ? P0_COLOR : c3 ? P1_COLOR : BK_COLOR]);
+            continue;
+        }
+        // Eight pixels at a time, each bitmap byte widened to a byte mask; the pixels of a group
+        // outside [from, to) keep what they hold.
+        for (i32 x = from & ~7; x < to; x += 8) {
+            i32 s = x & 31;
+            u64 px = c0 ^ (byte_mask(c1 >> s) & d1) ^ (byte_mask(c2 >> s) & d2) ^ (byte_mask(c3 >> s) & d3);
+            u64 keep = byte_mask(shown >> s);
+            if (~keep) px = (px & keep) | (load_word(line + x) & ~keep);
+            store_word(line + x, px);
+        }
+    }
+    i32 end = hpos + n, last_step = end & ~3;
+    if (DRAW && (end & 3) && last_step >= hpos) {
+        u32 step = four_pixel_step_masks(e0);
+        if (step && ((step & 0x80000000u) || masks_empty(t, step, last_step))) {
+            u8 c = four_pixel_step_colour(t, e0, last_step);
+            fill(t, fb, pos + n, last_step + 4 - end, c);
+        }
+    }
+}
+
+// End of a scanline: the player masks lose their RESPx state, the playfield latches its
+// reflection, and the Cosmic Ark missile trick moves missile 0.
+CULE_HD void end_of_line(Tia& t) {
+    t.pf_reflect = t.ctrlpf & 1;
+    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
+    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+    if (t.m0_ark) {
+        t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
+        // Byte k of the constant: the step for counter k (18, 33, 0, 17 pixels left). Packed, not
+        // a CULE_CONST table: the table costs cule_step_logged two registers (108 -> 110, sm_90).
+        t.posm0 = wrap_position(t.posm0 - (i32)((0x11002112u >> (8 * t.m0_ark_counter)) & 0xFF));
+        t.mm0 = cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter);
+    }
+}
+
+// Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3).
+template <bool DRAW>
+CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
+    if (clock < t.clock_start_display || t.clock_last_update >= t.clock_stop_display ||
+        t.clock_last_update >= clock)
+        return;
+    if (clock > t.clock_stop_display) clock = t.clock_stop_display;
+    do {
+        i32 n, from = CLOCKS_PER_LINE - t.clocks_to_end_of_line;
+        if (clock > t.clock_last_update + t.clocks_to_end_of_line) {
+            n = t.clocks_to_end_of_line;
+            t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+            t.clock_last_update += n;
+        } else {
+            n = clock - t.clock_last_update;
+            t.clocks_to_end_of_line -= n;
+            t.clock_last_update = clock;
+        }
+        if (from < HBLANK) {
+            i32 skip = HBLANK - from < n ? HBLANK - from : n;
+            from += skip;
+            n -= skip;
+        }
+        i32 line_pos = t.frame_pos;
+        if (n) draw_span<DRAW>(t, fb, from - HBLANK, n);
+        // HMOVE blanks the line's first 8 pixels; Stella clears from the span's start to clock
+        // 76 even when the span ends in HBLANK, and later spans redraw what lies beyond.
+        if (t.hmove_blank && from < HBLANK + 8) {
+            if (DRAW) {
+                CULE_TRACE_EVENT(SPAN, trace::SPAN_HMOVE_BLANK, HBLANK + 8 - from, line_pos);
+                fill(t, fb, line_pos, HBLANK + 8 - from, 0);
+            }
+            if (n + from >= HBLANK + 8) t.hmove_blank = 0;
+        }
+        if (t.clocks_to_end_of_line == CLOCKS_PER_LINE) end_of_line(t);
+    } while (t.clock_last_update < clock);
+}
+
+// Draws up to the last write whose drawing tia_poke deferred: a frame cut short shows the
+// pixels Stella had drawn when it stopped.
+template <bool DRAW>
+CULE_HD void tia_draw_deferred(Tia& t, u8* fb) {
+    tia_update_to<DRAW>(t, fb, t.clock_deferred_update);
+}
+
+// Colour clocks from `stamp` to `clock`, wrapping around as the stamps do (tia_rebase_cycles).
+CULE_HD i32 clocks_since(i32 stamp, i32 clock) { return (i32)((u32)clock - (u32)stamp); }
+
+CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
+    return (i32)(((u32)clock - (u32)t.clock_frame_start) % CLOCKS_PER_LINE);   // never negative
+}
+
+// ---- reset and frames ----------------------------------------------------------------------
+
+CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, const Display& d) {
+    u8 partial = t.partial_frame, front = t.front, greyed = t.frame_greyed;
+    u8* bytes = (u8*)&t;
+    for (u32 i = 0; i < sizeof(Tia); ++i) bytes[i] = 0;
+    t.partial_frame = partial;   // survives a reset, like the frame buffers' roles
+    t.front = front;
+    t.frame_greyed = greyed;
+    t.allow_hmove_blank = d.hmove_blanks;
+    t.ystart = d.ystart;
+    t.height = d.height;
+    t.pal = d.pal;
+    for (i32 i = 0; i < frame_pixels(t); ++i) fb_front[i] = fb_back[i] = 0;
+    t.clock_frame_start = (i32)(cycles * 3);
+    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * t.height;
+    t.clock_last_update = t.clock_frame_start;
+    t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+    t.vsync_finish_clock = 0x7FFFFFFF;
+}
+
+// The frame's cycle counter restarts at 0: shift every stamp by the same amount.
+// Stamps wrap around (u32), as Stella's do in practice: one not renewed for 2^31 clocks (a game
+// that never writes HMOVE or VSYNC) must not overflow an i32.
+CULE_HD void tia_rebase_cycles(Tia& t, u32 cycles) {
+    const u32 clocks = cycles * 3;
+    auto rebase = [](i32& stamp, u32 by) { stamp = (i32)((u32)stamp - by); };
+    rebase(t.dump_disabled_cycle, cycles);
+    rebase(t.clock_frame_start, clocks);
+    rebase(t.clock_start_display, clocks);
+    rebase(t.clock_stop_display, clocks);
+    rebase(t.clock_last_update, clocks);
+    rebase(t.vsync_finish_clock, clocks);
+    rebase(t.last_hmove_clock, clocks);
+    rebase(t.clock_deferred_update, clocks);
+}
+
+// A new frame starts at the beginning of the line in which the last one ended. Returns the
+// colour clocks already into that line; the caller rebases the cycle counter to 0 first.
+CULE_HD u32 tia_clocks_into_frame_line(const Tia& t, u32 cycles) {
+    return (cycles * 3 - (u32)t.clock_frame_start) % CLOCKS_PER_LINE;
+}
+
+CULE_HD void tia_start_frame(Tia& t, u32 clocks_into_line) {
+    t.front ^= 1;
+    t.clock_frame_start = -(i32)clocks_into_line;
+    t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
+    t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * t.height;
+    t.clock_last_update = t.clock_start_display;
+    t.clocks_to_end_of_line = CLOCKS_PER_LINE;
+    t.frame_pos = 0;
+    t.frame_greyed = 0;
+    for (u8& c : t.color) c = colour_with_loss(t, c);
+}
+
+CULE_HD i32 tia_scanline(const Tia& t, u32 cycles) {
+    return (i32)((cycles * 3 - (u32)t.clock_frame_start) / CLOCKS_PER_LINE);
+}
+
+// A frame cut short by the instruction cap: the rows not reached yet are dimmed.
+CULE_HD void tia_grey_out(const Tia& t, u8* fb, u32 cycles) {
+    i32 line = tia_scanline(t, cycles);
+    if (line < t.ystart) line = t.ystart;
+    for (i32 row = line - t.ystart; row < t.height; ++row)
+        for (i32 x = 0; x < SCREEN_WIDTH; ++x) fb[row * SCREEN_WIDTH + x] = (fb[row * SCREEN_WIDTH + x] & 0x0F) >> 1;
+}
+
+}  // namespace cule
