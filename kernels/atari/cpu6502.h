@@ -209,6 +209,34 @@ CULE_INLINE void compare(Cpu6502& c, u8 reg, u8 operand) {
     set_flag(c, FLAG_C, !(v & 0x100));
 }
 
+// ARR (undocumented): AND, then ROR of A, with flags of its own, and in decimal mode fix-ups.
+CULE_INLINE void arr(Cpu6502& c, u8 v) {
+    u8 carry = c.p & FLAG_C;
+    u8 value = c.a & v;
+    c.a = (u8)((value >> 1) | (carry << 7));
+    if (!flag(c, FLAG_D)) {
+        set_flag(c, FLAG_C, c.a & 0x40);
+        set_flag(c, FLAG_V, (c.a & 0x40) ^ ((c.a & 0x20) << 1));
+        set_nz(c, c.a);
+    } else {   // N and Z are taken before the decimal fix-ups
+        set_nz(c, c.a);
+        set_flag(c, FLAG_N, carry);
+        set_flag(c, FLAG_V, (value ^ c.a) & 0x40);
+        if ((value & 0x0F) + (value & 0x01) > 0x05) c.a = (u8)((c.a & 0xF0) | ((c.a + 0x06) & 0x0F));
+        bool high = (value & 0xF0) + (value & 0x10) > 0x50;
+        if (high) c.a = (u8)(c.a + 0x60);
+        set_flag(c, FLAG_C, high);
+    }
+}
+
+// SBX (undocumented): X = (A AND X) - operand, flags as CMP's.
+CULE_INLINE void sbx(Cpu6502& c, u8 v) {
+    u32 r = (u32)(c.x & c.a) - v;
+    c.x = (u8)r;
+    set_nz(c, c.x);
+    set_flag(c, FLAG_C, !(r & 0x100));
+}
+
 // PLP and RTI: B and bit 5 always read back as set.
 CULE_HD void set_status(Cpu6502& c, u8 v) { c.p = v | 0x30; }
 
@@ -235,6 +263,66 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
 
 // execute's result after a branch taken 5 bytes back, the branch's index in its low bits.
 enum : u32 { BRANCHED_BACK = 0x100 };
+
+// ---- the stack and jumps: each access in the 6502's order, dummy reads included -------------
+
+template <class Bus>
+CULE_INLINE void push(Cpu6502& c, Bus& bus, u8 v) { bus.poke((u16)(0x100 + c.sp--), v); }
+
+// The dummy read of the stack PLA, PLP, RTS and RTI start with, then the first byte pulled.
+template <class Bus>
+CULE_INLINE u8 pull_first(Cpu6502& c, Bus& bus) {
+    bus.peek((u16)(0x100 + c.sp++));
+    return bus.peek((u16)(0x100 + c.sp));
+}
+
+// Branch k (its operation's index from BPL) by `offset` if taken. Gives BRANCHED_BACK | k after
+// a branch back 5 bytes, maybe to a timer read: cpu_run's to see (a loop that waits for the
+// timer); else 0.
+template <class Bus>
+CULE_INLINE u32 branch(Cpu6502& c, Bus& bus, u32 k, u8 offset) {
+    if (!m6502::branch_taken(c, k)) return 0;
+    u16 target = (u16)(c.pc + (i8)offset);
+    bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
+    c.pc = target;
+    return offset == 0xFB ? BRANCHED_BACK | k : 0;
+}
+
+template <class Bus>
+CULE_INLINE void brk(Cpu6502& c, Bus& bus) {
+    bus.peek(c.pc++);
+    push(c, bus, (u8)(c.pc >> 8));
+    push(c, bus, (u8)c.pc);
+    push(c, bus, c.p);
+    c.p |= FLAG_I;
+    c.pc = bus.peek(0xFFFE);
+    c.pc |= (u16)(bus.peek(0xFFFF) << 8);
+}
+
+template <class Bus>
+CULE_INLINE void jsr(Cpu6502& c, Bus& bus) {
+    u8 low = bus.peek(c.pc++);
+    bus.peek((u16)(0x100 + c.sp));
+    push(c, bus, (u8)(c.pc >> 8));
+    push(c, bus, (u8)c.pc);
+    c.pc = (u16)(low | (bus.peek(c.pc) << 8));
+}
+
+template <class Bus>
+CULE_INLINE void rts(Cpu6502& c, Bus& bus) {
+    bus.peek((u16)(0x100 + c.sp++));
+    c.pc = bus.peek((u16)(0x100 + c.sp++));
+    c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
+    bus.peek(c.pc++);
+}
+
+template <class Bus>
+CULE_INLINE void rti(Cpu6502& c, Bus& bus) {
+    bus.peek((u16)(0x100 + c.sp++));
+    m6502::set_status(c, bus.peek((u16)(0x100 + c.sp++)));
+    c.pc = bus.peek((u16)(0x100 + c.sp++));
+    c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
+}
 
 // What a timer-polling loop's iterations, run at once, leave: the registers, and how many
 // instructions they were.
@@ -314,44 +402,13 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
         case NOP: break;
         case ANC: c.a &= v; set_nz(c, c.a); set_flag(c, FLAG_C, c.a & 0x80); break;
         case ASR: c.a &= v; set_flag(c, FLAG_C, c.a & 1); c.a >>= 1; set_nz(c, c.a); break;
-        case ARR: {
-            u8 value = c.a & v;
-            c.a = (u8)((value >> 1) | (carry << 7));
-            if (!flag(c, FLAG_D)) {
-                set_flag(c, FLAG_C, c.a & 0x40);
-                set_flag(c, FLAG_V, (c.a & 0x40) ^ ((c.a & 0x20) << 1));
-                set_nz(c, c.a);
-            } else {   // N and Z are taken before the decimal fix-ups
-                set_nz(c, c.a);
-                set_flag(c, FLAG_N, carry);
-                set_flag(c, FLAG_V, (value ^ c.a) & 0x40);
-                if ((value & 0x0F) + (value & 0x01) > 0x05) c.a = (u8)((c.a & 0xF0) | ((c.a + 0x06) & 0x0F));
-                bool high = (value & 0xF0) + (value & 0x10) > 0x50;
-                if (high) c.a = (u8)(c.a + 0x60);
-                set_flag(c, FLAG_C, high);
-            }
-            break;
-        }
+        case ARR: arr(c, v); break;
         case ANE: c.a = (u8)((c.a | 0xEE) & c.x & v); set_nz(c, c.a); break;
         case LXA: c.a = c.x = (u8)((c.a | 0xEE) & v); set_nz(c, c.a); break;
-        case SBX: {
-            u32 r = (u32)(c.x & c.a) - v;
-            c.x = (u8)r;
-            set_nz(c, c.x);
-            set_flag(c, FLAG_C, !(r & 0x100));
-            break;
-        }
+        case SBX: sbx(c, v); break;
         case LAS: c.a = c.x = c.sp = c.sp & v; set_nz(c, c.a); break;
         case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ:
-            if (branch_taken(c, op - BPL)) {
-                u16 target = (u16)(c.pc + (i8)v);
-                bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
-                c.pc = target;
-                // Back 5 bytes, maybe to a timer read: cpu_run's to see (a loop that waits for
-                // the timer).
-                if (v == 0xFB) return BRANCHED_BACK | (op - BPL);
-            }
-            break;
+            return branch(c, bus, op - BPL, v);
         // read-modify-write: `v` is read above and written back below
         case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; set_nz(c, v); break;
         case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; set_nz(c, v); break;
@@ -397,46 +454,14 @@ CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
         case TYA: c.a = c.y; set_nz(c, c.a); break;
         case TSX: c.x = c.sp; set_nz(c, c.x); break;
         case TXS: c.sp = c.x; break;
-        case PHA: bus.poke((u16)(0x100 + c.sp--), c.a); break;
-        case PHP: bus.poke((u16)(0x100 + c.sp--), c.p); break;
-        case PLA:
-            bus.peek((u16)(0x100 + c.sp++));
-            c.a = bus.peek((u16)(0x100 + c.sp));
-            set_nz(c, c.a);
-            break;
-        case PLP:
-            bus.peek((u16)(0x100 + c.sp++));
-            set_status(c, bus.peek((u16)(0x100 + c.sp)));
-            break;
-        case BRK:
-            bus.peek(c.pc++);
-            bus.poke((u16)(0x100 + c.sp--), (u8)(c.pc >> 8));
-            bus.poke((u16)(0x100 + c.sp--), (u8)c.pc);
-            bus.poke((u16)(0x100 + c.sp--), c.p);
-            c.p |= FLAG_I;
-            c.pc = bus.peek(0xFFFE);
-            c.pc |= (u16)(bus.peek(0xFFFF) << 8);
-            break;
-        case JSR: {
-            u8 low = bus.peek(c.pc++);
-            bus.peek((u16)(0x100 + c.sp));
-            bus.poke((u16)(0x100 + c.sp--), (u8)(c.pc >> 8));
-            bus.poke((u16)(0x100 + c.sp--), (u8)c.pc);
-            c.pc = (u16)(low | (bus.peek(c.pc) << 8));
-            break;
-        }
-        case RTS:
-            bus.peek((u16)(0x100 + c.sp++));
-            c.pc = bus.peek((u16)(0x100 + c.sp++));
-            c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
-            bus.peek(c.pc++);
-            break;
-        case RTI:
-            bus.peek((u16)(0x100 + c.sp++));
-            set_status(c, bus.peek((u16)(0x100 + c.sp++)));
-            c.pc = bus.peek((u16)(0x100 + c.sp++));
-            c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
-            break;
+        case PHA: push(c, bus, c.a); break;
+        case PHP: push(c, bus, c.p); break;
+        case PLA: c.a = pull_first(c, bus); set_nz(c, c.a); break;
+        case PLP: set_status(c, pull_first(c, bus)); break;
+        case BRK: brk(c, bus); break;
+        case JSR: jsr(c, bus); break;
+        case RTS: rts(c, bus); break;
+        case RTI: rti(c, bus); break;
         default: break;
     }
     // The one write of every store and read-modify-write: on the GPU one inlined copy of the
