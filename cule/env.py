@@ -243,14 +243,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise TypeError(f"unknown option {next(iter(unknown))!r}; CuleEnv takes {', '.join(valid)}")
         self.game = get_game(game)
         self.num_envs = _check_positive_int("num_envs", num_envs)
-        self.device = _default_device() if device is None else _check_device(device)
-        self.backend = _check_backend(backend, self.device)
-        if cuda_step is not None and cuda_step not in CUDA_STEPS:
-            raise ValueError(f"cuda_step must be one of {CUDA_STEPS}, got {cuda_step!r}")
-        if cuda_step is not None and self.backend != "cuda":
-            raise ValueError(f"cuda_step {cuda_step!r} chooses the CUDA backend's kernels; this env's backend is "
-                             f"{self.backend!r} (pass backend='cuda' to run them on the host)")
-        self.cuda_step = (cuda_step or DEFAULT_CUDA_STEP) if self.backend == "cuda" else None
+        self._choose_backend(device, backend, cuda_step)
         self.frameskip = _check_positive_int("frameskip", frameskip)
         if not 0.0 <= float(repeat_action_probability) <= 1.0:
             raise ValueError(f"repeat_action_probability must be in [0, 1], got {repeat_action_probability!r}")
@@ -278,29 +271,17 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.output = output
         self.mode = self.game.default_mode if mode is None else mode
         self.difficulty = self.game.default_difficulty if difficulty is None else difficulty
-
-        self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
-        self._action_table = np.asarray(self.action_set, dtype=np.uint8)   # action index -> ALE's id
-        frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
-        if obs_type == "ram":
-            frame_shape = (RAM_BYTES,)
-        self.single_observation_space = UniformBox(0, 255, (self.stack_num, *frame_shape), np.uint8)
-        self.single_action_space = Discrete(len(self.action_set))
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-
-        console, self._spec = make_console(self.game, load_rom(self.game, rom_path))
-        pool = reset_pool(console, self.game, self.mode, self.difficulty,
-                          fire=bool(use_fire_reset) and FIRE in self.action_set, noop_max=noop_max)
-        self._post_reset_state = pool[0]
-        settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
-                                int(max_num_frames_per_episode), self.game.legal_actions, bool(episodic_life),
-                                bool(life_loss_info))
         # One per core by default; never more than the envs, which a thread takes one at a time.
         threads = min(self.num_envs, (os.cpu_count() or 1) if num_threads is None else
                       _check_positive_int("num_threads", num_threads))
+
+        self._make_spaces(full_action_space)
+        settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
+                                max_num_frames_per_episode, self.game.legal_actions, bool(episodic_life),
+                                bool(life_loss_info))
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
                                            self.stack_num, self.maxpool)
+        pool = self._make_reset_pool(rom_path, bool(use_fire_reset), noop_max)
         self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
@@ -313,6 +294,37 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._started = False   # by the first reset()
         # A cule.profiling.PhaseTimer, or None: step() then times "emulation" and "rendering".
         self.phase_timer = None
+
+    def _choose_backend(self, device, backend: str | None, cuda_step: str | None) -> None:
+        """self.device, self.backend and, on the CUDA backend, self.cuda_step: its kernels."""
+        self.device = _default_device() if device is None else _check_device(device)
+        self.backend = _check_backend(backend, self.device)
+        if cuda_step is not None and cuda_step not in CUDA_STEPS:
+            raise ValueError(f"cuda_step must be one of {CUDA_STEPS}, got {cuda_step!r}")
+        if cuda_step is not None and self.backend != "cuda":
+            raise ValueError(f"cuda_step {cuda_step!r} chooses the CUDA backend's kernels; this env's backend is "
+                             f"{self.backend!r} (pass backend='cuda' to run them on the host)")
+        self.cuda_step = (cuda_step or DEFAULT_CUDA_STEP) if self.backend == "cuda" else None
+
+    def _make_spaces(self, full_action_space: bool) -> None:
+        """The action set and the single and batched spaces, from the checked options."""
+        self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
+        self._action_table = np.asarray(self.action_set, dtype=np.uint8)   # action index -> ALE's id
+        frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
+        if self.obs_type == "ram":
+            frame_shape = (RAM_BYTES,)
+        self.single_observation_space = UniformBox(0, 255, (self.stack_num, *frame_shape), np.uint8)
+        self.single_action_space = Discrete(len(self.action_set))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def _make_reset_pool(self, rom_path: str | None, use_fire_reset: bool, noop_max: int) -> np.ndarray:
+        """The states episodes start from (cule.reset), made once from the ROM; sets self._spec."""
+        console, self._spec = make_console(self.game, load_rom(self.game, rom_path))
+        pool = reset_pool(console, self.game, self.mode, self.difficulty,
+                          fire=use_fire_reset and FIRE in self.action_set, noop_max=noop_max)
+        self._post_reset_state = pool[0]
+        return pool
 
     def _make_backend(self, pool: np.ndarray, settings: StepSettings, observations: ObservationSettings,
                       threads: int):
