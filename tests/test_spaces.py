@@ -44,7 +44,10 @@ def test_a_uniform_box_is_the_box_gymnasium_would_build():
     assert ours != batch_space(UniformBox(0, 255, shape, np.uint8), 5)
     sample = ours.sample()
     assert sample.dtype == np.uint8 and sample.shape == ours.shape and theirs.contains(sample)
-    assert sample.min() == 0 and sample.max() == 255, "the bounds are drawn (endpoint included)"
+    wide = batch_space(UniformBox(0, 255, (64, 64), np.uint8), 4)   # 16,384 draws: each value about 64 times
+    wide.seed(0)
+    drawn = wide.sample()
+    assert drawn.min() == 0 and drawn.max() == 255, "the bounds are drawn (endpoint included)"
     assert not ours.contains(sample.astype(np.int64) + 256)
     copied = copy.deepcopy(ours)
     ours.seed(7), copied.seed(7)
