@@ -122,6 +122,9 @@ def instructions_per_frame(game: str, envs: int = 16, steps: tuple[int, int] = (
     """cule's instructions per raw frame at v5 settings on one thread (callgrind); `environ`: the
     child's environment (CULE_CORE_LIB names another build)."""
     totals = []
+    # Python's string hashes are seeded afresh in each process, and dict probes follow them: a
+    # fixed seed makes the count the same from run to run (thousands of instructions a frame).
+    environ = dict(os.environ if environ is None else environ, PYTHONHASHSEED="0")
     for n in steps:
         run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                               __file__, "--child-steps", game, str(envs), str(n)], capture_output=True, text=True,
