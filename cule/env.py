@@ -317,6 +317,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = Discrete(len(self.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        # One env's reward: int32, as AtariVectorEnv's. TorchRL's GymWrapper reads it (its spec is
+        # otherwise float32, which int32 rewards fail).
+        bound = 1 if self.reward_clipping else np.iinfo(np.int32).max
+        self.reward_space = UniformBox(-bound, bound, (), np.int32)
 
     def _make_reset_pool(self, rom_path: str | None, use_fire_reset: bool, noop_max: int) -> np.ndarray:
         """The states episodes start from (cule.reset), made once from the ROM; sets self._spec."""
