@@ -236,6 +236,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
                  **unknown):
+        # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
+        self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
         _one_torch_thread_if_forked()
         if unknown:

@@ -20,6 +20,10 @@ from stable_baselines3.common.vec_env import VecEnv
 from .env import CuleEnv
 
 
+# What SB3 steps: numpy arrays on the host, an ended episode's next observation at once.
+SB3_NEEDS = {"output": "numpy", "autoreset_mode": "SameStep"}
+
+
 class CuleVecEnv(VecEnv):
     """SB3's VecEnv over one CuleEnv: observations (N, stack, H, W) uint8 (channels first, as SB3's
     CnnPolicy takes them), rewards float32, `dones` (terminated or truncated), and per env an info
@@ -29,16 +33,16 @@ class CuleVecEnv(VecEnv):
 
     def __init__(self, env: CuleEnv | str, num_envs: int = 1, **options):
         """`env`: a game, made here as `cule.atari_vector_env(env, num_envs, **options)` with what
-        SB3 needs (numpy outputs, SameStep autoresets); or a CuleEnv made with them."""
+        SB3 needs (numpy outputs, SameStep autoresets); or a CuleEnv, taken as it is if made with
+        them, else made again with its options and those two (and the one given closed)."""
         if isinstance(env, str):
             from .registration import atari_vector_env
-            env = atari_vector_env(env, num_envs, **{**options, "output": "numpy", "autoreset_mode": "SameStep"})
+            env = atari_vector_env(env, num_envs, **{**options, **SB3_NEEDS})
         elif options or num_envs != 1:
             raise TypeError("num_envs and options make a new env: give a game's name with them, not a CuleEnv")
-        if env.output != "numpy" or env.autoreset_mode.value != "SameStep":
-            raise ValueError(f"CuleVecEnv needs a CuleEnv made with output='numpy' and autoreset_mode='SameStep', got "
-                             f"output={env.output!r}, autoreset_mode={env.autoreset_mode.value!r}: or give the "
-                             f"game's name, CuleVecEnv({env.game.id!r}, num_envs={env.num_envs}), to make one")
+        elif env.output != SB3_NEEDS["output"] or env.autoreset_mode.value != SB3_NEEDS["autoreset_mode"]:
+            given, env = env, CuleEnv(**{**env.options, **SB3_NEEDS})
+            given.close()
         self.env = env
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
         self._actions: np.ndarray | None = None

@@ -44,13 +44,21 @@ def test_a_few_ppo_updates():
     assert actions.shape == (4,)
 
 
-def test_an_env_sb3_cannot_step_is_refused():
-    with pytest.raises(ValueError, match=r"output='numpy' and autoreset_mode='SameStep', got output='torch'"):
-        CuleVecEnv(cule.atari_vector_env("pong", num_envs=2, autoreset_mode="SameStep"))
-    with pytest.raises(ValueError, match=r"or give the game's name, CuleVecEnv\('pong', num_envs=2\), to make one"):
-        CuleVecEnv(cule.atari_vector_env("pong", num_envs=2))
+def test_any_cule_env_is_made_into_what_sb3_steps():
+    # Made with torch outputs and NextStep autoresets (the defaults): made again with its options.
+    given = cule.atari_vector_env("pong", num_envs=2, max_num_frames_per_episode=40, stack_num=2, num_threads=1)
+    vec = CuleVecEnv(given)
+    assert (vec.env.output, vec.env.autoreset_mode.value) == ("numpy", "SameStep") and vec.env is not given
+    assert {k: v for k, v in vec.env.options.items() if k not in ("output", "autoreset_mode")} == \
+        {k: v for k, v in given.options.items() if k not in ("output", "autoreset_mode")}
+    assert given.closed and vec.reset().shape == (2, 2, 84, 84)
+    for _ in range(10):   # 40 frames an episode: the tenth step ends both, the reset observation at once
+        obs, rewards, dones, infos = vec.step(np.zeros(2, dtype=np.int64))
+    assert dones.all() and all(info["TimeLimit.truncated"] for info in infos)
+    ready = cule.atari_vector_env("pong", num_envs=2, output="numpy", autoreset_mode="SameStep")
+    assert CuleVecEnv(ready).env is ready
     with pytest.raises(TypeError, match="num_envs and options make a new env: give a game's name with them"):
-        CuleVecEnv(cule.atari_vector_env("pong", num_envs=2, output="numpy", autoreset_mode="SameStep"), num_envs=2)
+        CuleVecEnv(ready, num_envs=2)
 
 
 def test_a_game_makes_the_env_sb3_needs():
