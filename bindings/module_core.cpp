@@ -22,6 +22,8 @@ PYBIND11_MODULE(_core, m) {
     m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
+    m.attr("END_REPEATED") = (int)END_REPEATED;   // cule_observe's sources (kernels/env/observe.h)
+    m.attr("END_POOLED") = (int)END_POOLED;
     m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
@@ -86,7 +88,7 @@ PYBIND11_MODULE(_core, m) {
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)
         .def("set_stacks", &VecEnv::set_stacks, py::arg("ram"), py::arg("grey"), py::arg("height"), py::arg("width"),
-             py::arg("depth"), py::arg("maxpool"))
+             py::arg("depth"), py::arg("maxpool"), py::arg("vector_env_end"))
         .def("advance_stacks", &VecEnv::advance_stacks)
         .def("restart_stacks", &VecEnv::restart_stacks)
         .def("pending_resets", &VecEnv::pending_resets)

@@ -68,7 +68,8 @@ class VecEnv {
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
            i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
         : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * spec_.screen_bytes()),
-          rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), short_frames_(num_envs, 0),
+          rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), ended_on_last_(num_envs, 0),
+          short_frames_(num_envs, 0),
           threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
         cfg_ = make_step_config(spec_.game, spec_.wiring, frameskip, repeat_action_probability, max_episode_frames,
@@ -127,6 +128,7 @@ class VecEnv {
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             StepResult s;
             restarted_[i] = needs_reset_[i];
+            const i32 steps_before = machines_[i].episode_steps;
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
@@ -152,6 +154,7 @@ class VecEnv {
             r[i] = s.reward;
             te[i] = s.terminated;
             tr[i] = s.truncated;
+            ended_on_last_[i] = needs_reset_[i] && machines_[i].episode_steps - steps_before == cfg_.frameskip;
         });
     }
 
@@ -197,22 +200,32 @@ class VecEnv {
     }
 
     // The observations CuleEnv hands out: each env's last `depth` frames (observed as `observe`
-    // does, max-pooled where `maxpool` is set), or RAMs, oldest first.
-    void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool) {
+    // does, max-pooled where `maxpool` is set), or RAMs, oldest first. `vector_env_end`: the
+    // frame of a step that ends an episode is AtariVectorEnv's (kernels/env/observe.h), else the
+    // frame the episode ended on.
+    void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool, bool vector_env_end) {
         if (depth < 1) throw std::invalid_argument("stacks need at least one frame, got " + std::to_string(depth));
-        stacks_.observer = ram ? nullptr : std::make_unique<Observer>(spec_.display.height, grey, height, width);
-        stacks_.frame_bytes = ram ? RAM_BYTES : stacks_.observer->frame_bytes;
-        stacks_.depth = depth;
-        stacks_.maxpool = maxpool;
-        stacks_.newest = 0;
-        // One frame needs no ring: it is observed straight into the caller's array.
-        stacks_.ring.assign(depth > 1 ? (size_t)n_ * depth * stacks_.frame_bytes : 0, 0);
-        stacks_.pooled.assign(n_, 0);
+        Stacks& s = stacks_;
+        s.observer = ram ? nullptr : std::make_unique<Observer>(spec_.display.height, grey, height, width);
+        s.frame_bytes = ram ? RAM_BYTES : s.observer->frame_bytes;
+        s.depth = depth;
+        s.maxpool = maxpool;
+        s.vector_env_end = vector_env_end && !ram;
+        s.newest = 0;
+        // One frame needs no ring (it is observed straight into the caller's array), unless the
+        // step that ends an episode shows the one before.
+        s.ring.assign(depth > 1 || s.vector_env_end ? (size_t)n_ * depth * s.frame_bytes : 0, 0);
+        s.pooled.assign(n_, 0);
+        // The pooled frame before shrinking, for a step ending on its last frame; at full size
+        // the ring holds it.
+        s.held_bytes = s.vector_env_end && maxpool && s.observer->resize
+                           ? frame_pixels() * observe_channels(s.observer->cfg) : 0;
+        s.held.assign((size_t)n_ * s.held_bytes, 0);
     }
 
     // After a step: each env's newest frame onto its stack, max-pooled unless its episode
-    // restarted in the step (then its stack restarts too: zeros, then the frame); the stacks
-    // into `out`, (N, depth, frame...).
+    // restarted in the step (then its stack restarts too: zeros, then the frame), or where
+    // the step ended the episode AtariVectorEnv's; the stacks into `out`, (N, depth, frame...).
     void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
         Stacks& s = stacks_;
         if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
@@ -223,14 +236,15 @@ class VecEnv {
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             s.pooled[i] = s.maxpool && !restarted_[i];
-            stack_frame(i, newest, restarted_[i], thread, o + (size_t)i * s.depth * s.frame_bytes);
+            const Newest how = restarted_[i] ? Newest::RESTART : at_end(i) ? Newest::END : Newest::OBSERVE;
+            stack_frame(i, newest, how, thread, o + (size_t)i * s.depth * s.frame_bytes);
         });
         s.newest = newest;
     }
 
     // After a reset: the masked envs' stacks restart, zeros then their current frame; every
-    // other env's newest frame is observed again as it was (a state set since shows). The
-    // stacks into `out`.
+    // other env's newest frame is observed again as it was (a state set since shows), but for
+    // AtariVectorEnv's end of an episode, kept. The stacks into `out`.
     void restart_stacks(const py::array_t<u8, py::array::c_style>& mask, py::array_t<u8, py::array::c_style>& out) {
         Stacks& s = stacks_;
         if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
@@ -242,7 +256,8 @@ class VecEnv {
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             if (m[i]) s.pooled[i] = 0;
-            stack_frame(i, s.newest, m[i], thread, o + (size_t)i * s.depth * s.frame_bytes);
+            const Newest how = m[i] ? Newest::RESTART : at_end(i) ? Newest::KEEP : Newest::OBSERVE;
+            stack_frame(i, s.newest, how, thread, o + (size_t)i * s.depth * s.frame_bytes);
         });
     }
 
@@ -367,11 +382,19 @@ class VecEnv {
     // Each env's ring of its last `depth` observations; the newest slot is the same for all.
     struct Stacks {
         std::unique_ptr<Observer> observer;   // null: the stacks hold RAMs
-        i32 depth = 1, frame_bytes = 0, newest = 0;
-        bool maxpool = false;
-        std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1
+        i32 depth = 1, frame_bytes = 0, newest = 0, held_bytes = 0;
+        bool maxpool = false, vector_env_end = false;
+        std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1 or vector_env_end
         std::vector<u8> pooled;   // whether each env's newest frame is max-pooled
+        std::vector<u8> held;     // [env][held_bytes]: the newest frame, pooled, before shrinking
     };
+
+    // How stack_frame makes an env's newest frame: observed from its frame buffers (RESTART: its
+    // stack restarts, zeros before it), AtariVectorEnv's at the end of an episode, or as it is.
+    enum class Newest { OBSERVE, RESTART, END, KEEP };
+
+    // Whether env i's last step ended its episode, shown as AtariVectorEnv shows it.
+    bool at_end(i32 i) const { return stacks_.vector_env_end && needs_reset_[i]; }
 
     void make_scratch() {
         if (scratch_.size() < (size_t)threads_.size()) scratch_.resize(threads_.size());
@@ -394,23 +417,52 @@ class VecEnv {
                     *dst++ = observe_element(machines_[i], screen(i), pool, ob.cfg, y, x, k);
     }
 
-    // Env i's current frame (or RAM) into its stack's slot `newest`, the others zeroed where it
-    // restarts; the stack, oldest first, into `out`.
-    void stack_frame(i32 i, i32 newest, bool restart, i32 thread, u8* out) {
+    // Env i's newest frame (or RAM) into its stack's slot `newest` as `how` says, the others
+    // zeroed where it restarts; the stack, oldest first, into `out`.
+    void stack_frame(i32 i, i32 newest, Newest how, i32 thread, u8* out) {
         Stacks& s = stacks_;
         const size_t bytes = s.frame_bytes;
+        const bool restart = how == Newest::RESTART;
         auto observe_into = [&](u8* dst) {
-            if (!s.observer) std::memcpy(dst, machines_[i].console.riot.ram, 128);
-            else observe_env(i, s.pooled[i], *s.observer, scratch_[thread], dst);
+            if (!s.observer) return (void)std::memcpy(dst, machines_[i].console.riot.ram, 128);
+            observe_env(i, s.pooled[i], *s.observer, scratch_[thread], dst);
+            if (s.held_bytes) {
+                const Console& c = machines_[i].console;
+                full_frame(s.observer->cfg.grey, s.pooled[i], console_screen(c, screen(i)),
+                           console_previous_screen(c, screen(i)), spec_.display.pal, frame_pixels(),
+                           s.held.data() + (size_t)i * s.held_bytes);
+            }
         };
-        if (s.depth == 1) return observe_into(out);
+        if (s.ring.empty()) return observe_into(out);
         u8* ring = s.ring.data() + (size_t)i * s.depth * bytes;
-        observe_into(ring + newest * bytes);
+        if (how == Newest::END) end_frame(i, ring + s.newest * bytes, ring + newest * bytes);
+        else if (how != Newest::KEEP) observe_into(ring + newest * bytes);
         for (i32 k = 1; k <= s.depth; ++k) {   // oldest first: the slot after the newest
             const i32 slot = (newest + k) % s.depth;
             if (restart && slot != newest) std::memset(ring + slot * bytes, 0, bytes);
             std::memcpy(out + (size_t)(k - 1) * bytes, ring + slot * bytes, bytes);
         }
+    }
+
+    // AtariVectorEnv's newest frame for env i, whose last step ended its episode, into `dst`:
+    // `previous`, the newest before the step, again, or where the episode ended on the step's
+    // last frame under max-pooling, its pooled frame before shrinking max-pooled with the step's
+    // next-to-last (`previous` and `dst` may be one slot).
+    void end_frame(i32 i, const u8* previous, u8* dst) {
+        const Stacks& s = stacks_;
+        if (!(s.maxpool && ended_on_last_[i])) {
+            if (dst != previous) std::memcpy(dst, previous, s.frame_bytes);
+            return;
+        }
+        const u8* held = s.held_bytes ? s.held.data() + (size_t)i * s.held_bytes : previous;
+        const u8* next_to_last = console_previous_screen(machines_[i].console, screen(i));
+        const ObserveConfig& o = s.observer->cfg;
+        const i32 channels = observe_channels(o);
+        for (i32 y = 0; y < o.height; ++y)
+            for (i32 x = 0; x < o.width; ++x)
+                for (i32 k = 0; k < channels; ++k)
+                    *dst++ = observe_end_element(held, next_to_last, spec_.display.pal, o, spec_.display.height, y,
+                                                 x, k);
     }
 
     i32 frame_pixels() const { return display_pixels(spec_.display); }
@@ -435,6 +487,7 @@ class VecEnv {
     std::vector<EnvRng> rng_;
     std::vector<u8> needs_reset_;
     std::vector<u8> restarted_;      // whether each env's last step started a new episode
+    std::vector<u8> ended_on_last_;  // whether it ended its episode on its last frame
     std::vector<u8> short_frames_;   // env_step's prediction: the next step draws every frame at once
     std::vector<Machine> pool_;
     std::vector<u8> pool_screens_;

@@ -56,7 +56,7 @@ class CuleAtariEnv(gymnasium.Env):
                             repeat_action_probability=repeat_action_probability,
                             full_action_space=full_action_space,
                             max_num_frames_per_episode=max_num_frames_per_episode or 0, output="numpy",
-                            num_threads=1, **OBS_TYPES[obs_type])
+                            num_threads=1, show_end_frame=True, **OBS_TYPES[obs_type])
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "render_fps": self._env.metadata["render_fps"]}
         self.game = self._env.game

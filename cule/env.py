@@ -169,7 +169,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     """A batch of `num_envs` environments of one game, as a gymnasium vector env.
 
     With the default arguments every environment matches an ale-py `ALEInterface` with
-    frameskip 1 and repeat_action_probability 0, frame for frame. `device`: "cpu" or a CUDA
+    frameskip 1 and repeat_action_probability 0, frame for frame (the step that ends an episode
+    shows AtariVectorEnv's observation of it, unless show_end_frame). `device`: "cpu" or a CUDA
     device ("cuda", "cuda:1"); by default the GPU where there is one (and CuPy), else the CPU.
     `backend`: the engine, by default the device's own; "cuda" with device "cpu" executes the
     CUDA kernels on the host, thread by thread (slow; for testing the GPU's code without a GPU).
@@ -216,10 +217,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          together, and draw the same part of their screens together), "split"
                          (the same two kernels without it; docs/architecture.md) or
                          "one-kernel"
+      show_end_frame     the step that ends an episode shows the frame it ended on (as ale-py's
+                         AtariEnv), instead of AtariVectorEnv's: its frameskip loop stops at
+                         that frame before capturing it, so the newest frame is the step
+                         before's again, max-pooled (under maxpool) with this step's
+                         next-to-last frame where the episode ended on the step's last frame
 
-    Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), on
-    the CPU also each env's stack of frames (28 KB at v5 settings); the reset pool one state per
-    no-op start.
+    Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), its
+    stack of frames (28 KB at v5 settings), under maxpool with shrunk frames its pooled frame
+    before shrinking, for the step that ends an episode (33,600 bytes grey, 100,800 RGB); the
+    reset pool one state per no-op start.
 
     reset() and step() are applied wholly or not at all: Ctrl-C inside one is raised when it ends.
     """
@@ -235,7 +242,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
-                 **unknown):
+                 show_end_frame: bool = False, **unknown):
         # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
         self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
@@ -282,7 +289,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                                 max_num_frames_per_episode, self.game.legal_actions, bool(episodic_life),
                                 bool(life_loss_info))
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
-                                           self.stack_num, self.maxpool)
+                                           self.stack_num, self.maxpool, bool(show_end_frame))
         pool = self._make_reset_pool(rom_path, bool(use_fire_reset), noop_max)
         self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)

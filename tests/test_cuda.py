@@ -221,6 +221,17 @@ def test_options(device, options, cuda_step):
         assert run.redone > 0
 
 
+@pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])
+@pytest.mark.parametrize("options", [{}, RGB, dict(stack_num=1)], ids=["v5", "rgb-full-size", "one-frame"])
+def test_episodes_ending_on_a_steps_last_frame(device, options, cuda_step):
+    """A frame cap on a step's last frame: AtariVectorEnv's observation there, the frame before
+    the step max-pooled with the step's next-to-last (kept before shrinking, or at full size the
+    stack's)."""
+    run = Run("breakout", device, 8, cuda_step=cuda_step, **V5 | options | {"max_num_frames_per_episode": 4 * 15})
+    run.run(40, state_every=10)
+    assert run.ends >= 16
+
+
 def test_reset_masks(device):
     """Partial resets every few steps, a new seed for some envs, none for others."""
     run = Run("ms_pacman", device, 16, **V5, max_num_frames_per_episode=MID_STEP_CAP)

@@ -5,10 +5,9 @@ resized frames, partial resets and the gymnasium registrations.
 
 Both run without the randomness they cannot share (sticky actions, noop starts). NameThisGame's
 reset counts 134 frames: the frame cap still counts the frames stepped, as in AtariVectorEnv.
-One difference is deliberate: on the step that ends an episode AtariVectorEnv shows the previous
-step's frame again (it stops the frameskip loop before it captures the screen), where cule shows
-the frame the episode ended on, as ale-py's single AtariEnv does. The tests check that
-difference exactly where it occurs.
+On the step that ends an episode AtariVectorEnv shows the previous step's frame again (its
+frameskip loop stops before it captures the screen), max-pooled with the step's next-to-last
+frame where the episode ended on the step's last frame: so does cule, unless show_end_frame.
 """
 import gymnasium
 import numpy as np
@@ -47,16 +46,6 @@ def assert_same_outcome(ale_out, cule_out):
         assert a_info[key].dtype == _host(c_info[key]).dtype, key
 
 
-def assert_same_last_obs(a_obs, c_obs, over, previous_a_obs, maxpool=False):
-    """Equal, except the newest frame of an env whose episode is over (its frameskip loop
-    stopped early), where AtariVectorEnv repeats its previous frame (max-pooled with an older
-    one under maxpool, which this cannot check)."""
-    assert np.array_equal(a_obs[~over], c_obs[~over])
-    assert np.array_equal(a_obs[over, :3], c_obs[over, :3])
-    if not maxpool:
-        assert np.array_equal(a_obs[over, 3], previous_a_obs[over, 3])
-
-
 def episode_over(out, episodic_life=False):
     """Truncated, game over (no lives left), or with episodic_life any termination; a life lost
     under life_loss_info alone sets terminated while the game goes on."""
@@ -64,10 +53,26 @@ def episode_over(out, episodic_life=False):
     return truncated | (terminated & ((info["lives"] == 0) | episodic_life))
 
 
-def assert_same_step(ale_out, cule_out, previous_a_obs, episodic_life=False, maxpool=False):
+def assert_same_step(ale_out, cule_out):
     assert_same_outcome(ale_out, cule_out)
-    assert_same_last_obs(ale_out[0], _host(cule_out[0]), episode_over(ale_out, episodic_life), previous_a_obs,
-                         maxpool)
+    assert np.array_equal(ale_out[0], _host(cule_out[0]))
+
+
+class EpisodeEnds:
+    """Counts the episodes that end, and those that end on a step's last frame (AtariVectorEnv
+    then max-pools the frame before the step with the step's next-to-last one)."""
+
+    def __init__(self, info, frameskip=4, episodic_life=False):
+        self.frameskip, self.episodic_life = frameskip, episodic_life
+        self.frames = info["episode_frame_number"]
+        self.total = self.on_last_frame = 0
+
+    def count(self, out):
+        over = episode_over(out, self.episodic_life)
+        frames = out[4]["episode_frame_number"]
+        self.total += over.sum()
+        self.on_last_frame += (over & (frames - self.frames == self.frameskip)).sum()
+        self.frames = frames
 
 
 @pytest.mark.parametrize("game, options", [
@@ -98,11 +103,12 @@ def test_next_step_autoreset_as_atari_vector_env(game, options):
     assert all(np.array_equal(a_info[k], c_info[k].numpy()) for k in a_info)
     rng = np.random.default_rng(0)
     seen = {"terminated": 0, "truncated": 0, "reward > 1": 0, "terminated with lives": 0}
+    ends = EpisodeEnds(a_info, episodic_life=options.get("episodic_life", False))
     for _ in range(420):
         actions = rng.integers(0, cule.single_action_space.n, size=NUM_ENVS)
         ale_out, cule_out = ale.step(actions), cule.step(actions)
-        assert_same_step(ale_out, cule_out, a_obs, options.get("episodic_life", False), options.get("maxpool", False))
-        a_obs = ale_out[0]
+        assert_same_step(ale_out, cule_out)
+        ends.count(ale_out)
         seen["terminated"] += ale_out[2].sum()
         seen["truncated"] += ale_out[3].sum()
         seen["reward > 1"] += (cule_out[1] > 1).sum().item()
@@ -114,12 +120,16 @@ def test_next_step_autoreset_as_atari_vector_env(game, options):
         assert (seen["reward > 1"] > 0) == (not {**SHARED, **options}["reward_clipping"])
     life_loss_ends = options.get("episodic_life") or options.get("life_loss_info")
     assert (seen["terminated with lives"] > 0) == bool(life_loss_ends)
+    # Both kinds of end: on a step's last frame (truncations always) and before it.
+    assert ends.on_last_frame > 0 or options.get("episodic_life")
+    assert ends.total > ends.on_last_frame or game != "breakout"
 
 
-def test_same_step_autoreset_as_atari_vector_env():
-    ale, cule = both(autoreset_mode="SameStep")
+@pytest.mark.parametrize("options", [{}, {"maxpool": True, "img_height": 84, "img_width": 84}])
+def test_same_step_autoreset_as_atari_vector_env(options):
+    ale, cule = both(autoreset_mode="SameStep", **options)
     assert cule.metadata["autoreset_mode"] == ale.metadata["autoreset_mode"]
-    a_obs, _ = ale.reset(seed=0)
+    ale.reset(seed=0)
     cule.reset(seed=0)
     rng = np.random.default_rng(1)
     final_steps = 0
@@ -134,9 +144,7 @@ def test_same_step_autoreset_as_atari_vector_env():
         if "final_obs" in a_info:   # the ended episodes' last observations (other rows: unspecified)
             final_steps += 1
             over = episode_over(ale_out)
-            assert_same_last_obs(a_info["final_obs"][over], c_info["final_obs"][over].numpy(),
-                                 np.ones(over.sum(), dtype=bool), a_obs[over])
-        a_obs = ale_out[0]
+            assert np.array_equal(a_info["final_obs"][over], c_info["final_obs"][over].numpy())
     assert final_steps > 3
 
 
@@ -166,9 +174,53 @@ def test_partial_reset_as_atari_vector_env():
     assert torch.equal(c_obs[~mask], before[~mask])           # the others keep their observation
     assert not c_obs[mask, :3].any() and c_obs[mask, 3].any()  # a new stack: zeros, then one frame
     for _ in range(20):
+        assert_same_step(ale.step(actions), cule.step(actions))
+
+
+@pytest.mark.parametrize("options", [{}, {"maxpool": True, "img_height": 84, "img_width": 84}])
+def test_reset_mask_keeps_an_ended_episodes_observation(options):
+    """An env whose episode ended, left out of a reset mask, keeps AtariVectorEnv's observation
+    of its end until its next step resets it."""
+    ale, cule = both("space_invaders", **options)
+    ale.reset(seed=0)
+    cule.reset(seed=0)
+    actions = np.zeros(NUM_ENVS, dtype=np.int64)
+    while True:
         ale_out = ale.step(actions)
-        assert_same_step(ale_out, cule.step(actions), a_obs)
-        a_obs = ale_out[0]
+        assert_same_step(ale_out, cule.step(actions))
+        over = episode_over(ale_out)
+        if over.any():
+            break
+    mask = ~over
+    a_obs, _ = ale.reset(options={"reset_mask": mask})
+    c_obs, _ = cule.reset(options={"reset_mask": mask})
+    assert np.array_equal(a_obs, c_obs.numpy())
+    assert np.array_equal(a_obs[over], ale_out[0][over])
+    for _ in range(3):
+        assert_same_step(ale.step(actions), cule.step(actions))
+
+
+def test_show_end_frame_shows_the_frame_the_episode_ended_on():
+    options = dict(stack_num=1, grayscale=False, maxpool=False)
+    shown, vector = (CuleEnv("breakout", NUM_ENVS, **{**SHARED, **options, "show_end_frame": end})
+                     for end in (True, False))
+    shown.reset(seed=0)
+    previous, _ = vector.reset(seed=0)
+    rng = np.random.default_rng(4)
+    ends = differ = 0
+    for _ in range(300):
+        actions = rng.integers(0, 4, size=NUM_ENVS)
+        s_out, v_out = shown.step(actions), vector.step(actions)
+        over = (s_out[2] | s_out[3]).numpy()
+        assert torch.equal(s_out[0][~over], v_out[0][~over])
+        frames = np.stack(shown.render())
+        for i in np.flatnonzero(over):
+            assert np.array_equal(s_out[0][i, 0].numpy(), frames[i])
+            assert torch.equal(v_out[0][i], previous[i])
+            differ += not torch.equal(s_out[0][i], v_out[0][i])
+        ends += over.sum()
+        previous = v_out[0]
+    assert ends > 3 and differ > 0
 
 
 def test_spaces_as_atari_vector_env():
@@ -203,17 +255,16 @@ def test_make_vec_steps_as_ale_py():
     deterministic = dict(repeat_action_probability=0.0, noop_max=0)
     cule_env = gymnasium.make_vec("cule/Breakout-v5", NUM_ENVS, **deterministic)
     ale_env = gymnasium.make_vec("ALE/Breakout-v5", NUM_ENVS, **deterministic)
-    a_obs, _ = ale_env.reset(seed=0)
+    a_obs, a_info = ale_env.reset(seed=0)
     assert np.array_equal(a_obs, cule_env.reset(seed=0)[0])
     rng = np.random.default_rng(3)
-    ends = 0
+    ends = EpisodeEnds(a_info)
     for _ in range(300):
         actions = rng.integers(0, 4, size=NUM_ENVS)
         ale_out = ale_env.step(actions)
-        assert_same_step(ale_out, cule_env.step(actions), a_obs, maxpool=True)
-        a_obs = ale_out[0]
-        ends += ale_out[2].sum()
-    assert ends > 0
+        assert_same_step(ale_out, cule_env.step(actions))
+        ends.count(ale_out)
+    assert ends.on_last_frame > 0 and ends.total > ends.on_last_frame
 
 
 def test_render_gives_rgb_frames_of_chosen_envs():

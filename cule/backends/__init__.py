@@ -13,9 +13,12 @@ the StepSettings and the ObservationSettings, then what runs them:
                                   no env steps where the one-byte `skip` is set (rewards 0, flags off)
     advance_stacks()              after a step: each env's newest observation onto its stack,
                                   max-pooled unless its episode restarted in the step (its stack
-                                  then restarts: zeros, then the frame); the stacks (N, stack_num, ...)
+                                  then restarts: zeros, then the frame), AtariVectorEnv's where the
+                                  step ended the episode (unless show_end_frame); the stacks
+                                  (N, stack_num, ...)
     restart_stacks(mask)          after a reset: the masked envs' stacks restart, the others'
-                                  newest observation is taken again; the stacks
+                                  newest observation is taken again (kept where an episode ended);
+                                  the stacks
     observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8 (for render)
     pending_resets()              the envs whose next step starts a new episode (bool)
     ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)
@@ -53,7 +56,9 @@ class StepSettings:
 @dataclass(frozen=True)
 class ObservationSettings:
     """What an observation is: a stack of the last stack_num frames (grey or RGB, height x width,
-    max-pooled over a step's last two frames where maxpool is set) or RAMs."""
+    max-pooled over a step's last two frames where maxpool is set) or RAMs. show_end_frame: the
+    step that ends an episode shows the frame it ended on (ale-py's AtariEnv), else what
+    AtariVectorEnv shows (kernels/env/observe.h)."""
 
     ram: bool
     grey: bool
@@ -61,6 +66,12 @@ class ObservationSettings:
     width: int
     stack_num: int
     maxpool: bool
+    show_end_frame: bool
+
+    @property
+    def vector_env_end(self) -> bool:
+        """Whether the step that ends an episode shows AtariVectorEnv's frame (pixels only)."""
+        return not (self.ram or self.show_end_frame)
 
     @property
     def frame_shape(self) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ class CpuBackend:
                                 s.episodic_life, s.life_loss_info, num_threads)
         self._vec.set_pool(pool)
         o = observations
-        self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool)
+        self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool, o.vector_env_end)
         self._stack_shape = (self.num_envs, o.stack_num, *o.frame_shape)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
         # something needs it: kernels/env/env.h, LastStep).

@@ -234,6 +234,16 @@ class CudaBackend:
                         for _ in range(observations.stack_num)]
         self._pooled = torch.zeros(n, dtype=torch.bool, device=self.device)      # newest observation max-pooled
         self._restarted = torch.zeros(n, dtype=torch.bool, device=self.device)   # last step began an episode
+        # AtariVectorEnv's frame on the step that ends an episode (kernels/env/observe.h): which
+        # envs' last step ended theirs on its last frame, and under max-pooling of shrunk frames
+        # each env's newest frame pooled before shrinking (at full size the stack holds it).
+        self._frameskip = settings.frameskip
+        self._ended_on_last = torch.zeros(n, dtype=torch.bool, device=self.device)
+        o = observations
+        self._keeps_held = o.vector_env_end and o.maxpool and (o.height, o.width) != (game.screen_height,
+                                                                                       SCREEN_WIDTH)
+        self._held = torch.zeros((n, game.screen_height, SCREEN_WIDTH) + (() if o.grey else (3,)), dtype=torch.uint8,
+                                 device=self.device) if self._keeps_held else None
 
     # ---- the interface of cule.backends ------------------------------------------------------
 
@@ -265,6 +275,17 @@ class CudaBackend:
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
         skip = self._u8(skip)
         self._restarted = self._needs_reset.bool()
+        tracks_end = self._observations.vector_env_end and self._observations.maxpool
+        steps_before = self._int32_field("episode_steps") if tracks_end else None
+        out = self._step(actions, skip, rewards, terminated, truncated)
+        if tracks_end:
+            stepped = self._int32_field("episode_steps") - steps_before
+            self._ended_on_last = self._needs_reset.bool() & (stepped == self._frameskip)
+        return out
+
+    def _step(self, actions, skip, rewards, terminated, truncated):
+        """The step's kernels, writing the results into rewards, terminated and truncated."""
+        n = self.num_envs
         state = dict(self._envs(), rom=self._rom, config=self._config, skip=skip, actions=self._u8(actions),
                      rewards=rewards, terminated=terminated, truncated=truncated)
         if not self.split_render:
@@ -284,23 +305,22 @@ class CudaBackend:
 
     def advance_stacks(self) -> torch.Tensor:
         self._pooled = ~self._restarted if self._observations.maxpool else torch.zeros_like(self._restarted)
-        self._recent = self._recent[1:] + [self._observe_newest()]
+        # An env whose step ended its episode is waiting for its reset (a reset step is not).
+        ended = self._needs_reset.bool() if self._observations.vector_env_end else None
+        self._recent = self._recent[1:] + [self._observe_newest(ended)]
         self._clear_older(self._restarted)
         return torch.stack(self._recent, dim=1)
 
     def restart_stacks(self, mask: torch.Tensor) -> torch.Tensor:
         self._pooled &= ~mask
-        self._recent[-1] = self._observe_newest()   # the newest frame may have been handed out: a new one
+        # The newest frame may have been handed out: a new one, AtariVectorEnv's end kept.
+        kept = self._needs_reset.bool() if self._observations.vector_env_end else None
+        self._recent[-1] = self._observe_newest(kept, repeat_only=True)
         self._clear_older(mask)
         return torch.stack(self._recent, dim=1)
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
-        out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
-                          device=self.device)
-        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out=out, machines=self._machines,
-                     screens=self._screens, screen_height=self._screen_height, pooled=self._u8(pooled), grey=grey,
-                     height=height, width=width, axes=self._area_axes(height, width), num_envs=self.num_envs)
-        return out
+        return self._observe(grey, pooled, height, width)
 
     def pending_resets(self) -> torch.Tensor:
         return self._needs_reset.bool()
@@ -341,9 +361,37 @@ class CudaBackend:
 
     # ---- helpers -----------------------------------------------------------------------------
 
-    def _observe_newest(self) -> torch.Tensor:
+    def _observe_newest(self, ended: torch.Tensor | None = None, repeat_only: bool = False) -> torch.Tensor:
+        """The newest observations; where `ended`, AtariVectorEnv's at an episode's end from the
+        newest before (with `repeat_only`, that one again)."""
         o = self._observations
-        return self.ram() if o.ram else self.observe(o.grey, self._pooled, o.height, o.width)
+        if o.ram:
+            return self.ram()
+        sources = None
+        if ended is not None:
+            sources = ended.to(torch.uint8) * _core.END_REPEATED
+            if o.maxpool and not repeat_only:
+                sources = torch.where(ended & self._ended_on_last, _core.END_POOLED, sources)
+        newest = self._observe(o.grey, self._pooled, o.height, o.width, sources, self._recent[-1], self._held)
+        if self._keeps_held:   # after the newest, which reads the one before
+            self._held = self._observe(o.grey, self._pooled, self._screen_height, SCREEN_WIDTH)
+        return newest
+
+    def _observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int, sources: torch.Tensor | None = None,
+                 previous: torch.Tensor | None = None, held: torch.Tensor | None = None) -> torch.Tensor:
+        """cule_observe: every env's frame from its frame buffers, or as `sources` says (previous:
+        the newest observations before; held: the pooled frames before shrinking, else previous)."""
+        out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
+                          device=self.device)
+        if sources is None:
+            sources = torch.zeros(self.num_envs, dtype=torch.uint8, device=self.device)
+        previous = out if previous is None else previous   # read only where sources says
+        held = previous if held is None else held
+        self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out=out, machines=self._machines,
+                     screens=self._screens, screen_height=self._screen_height, pooled=self._u8(pooled),
+                     sources=sources, previous=previous, held=held, grey=grey, height=height, width=width,
+                     axes=self._area_axes(height, width), num_envs=self.num_envs)
+        return out
 
     def _clear_older(self, envs: torch.Tensor) -> None:
         """Zeros in the older frames of the masked envs' stacks, written in place: they are never

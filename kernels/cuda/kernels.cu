@@ -120,18 +120,26 @@ extern "C" __global__ void cule_reset(Machine* machines, u8* screens, i32 screen
     env_reset(env, ResetPool{pool, pool_screens, pool_size}, same_console != 0);
 }
 
-// One thread per byte of the observations, (num_envs, height, width[, 3]).
+// One thread per byte of the observations, (num_envs, height, width[, 3]). `sources`: each env's
+// FROM_FRAMES, END_REPEATED (then `previous`, observations of this shape, gives it) or END_POOLED
+// (from `held`, each env's pooled frame before shrinking, screen_height x SCREEN_WIDTH x channels).
 extern "C" __global__ void cule_observe(u8* out, const Machine* machines, const u8* screens, i32 screen_height,
-                                        const u8* pooled, i32 grey, i32 height, i32 width, const AreaAxis* axes,
-                                        i32 num_envs) {
+                                        const u8* pooled, const u8* sources, const u8* previous, const u8* held,
+                                        i32 grey, i32 height, i32 width, const AreaAxis* axes, i32 num_envs) {
     const ObserveConfig cfg = {height, width, (u8)grey, axes, axes + 1};
     const i64 frame_bytes = (i64)height * width * observe_channels(cfg);
     const i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= frame_bytes * num_envs) return;
     const i64 i = e / frame_bytes;
     const i32 r = (i32)(e - i * frame_bytes), channels = observe_channels(cfg);
-    out[e] = observe_element(machines[i], env_screens(screens, i, screen_height), pooled[i], cfg,
-                             r / (channels * width), r / channels % width, r % channels);
+    const i32 y = r / (channels * width), x = r / channels % width, c = r % channels;
+    const u8* env = env_screens(screens, i, screen_height);
+    if (sources[i] == END_REPEATED) out[e] = previous[e];
+    else if (sources[i] == END_POOLED)
+        out[e] = observe_end_element(held + i * (i64)screen_height * SCREEN_WIDTH * channels,
+                                     console_previous_screen(machines[i].console, env), machines[i].console.tia.pal,
+                                     cfg, screen_height, y, x, c);
+    else out[e] = observe_element(machines[i], env, pooled[i], cfg, y, x, c);
 }
 
 // The resize weights of ObserveConfig: axes[0] rows, axes[1] columns (one thread).
