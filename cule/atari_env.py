@@ -18,8 +18,8 @@ OBS_TYPES = {"rgb": dict(grayscale=False), "grayscale": dict(grayscale=True), "r
 
 
 class AtariEnvError(gymnasium.error.Error, ValueError):
-    """A setting AtariEnv takes that cule cannot give: gymnasium's error, as ale-py raises, and a
-    ValueError, as cule's other checks raise."""
+    """A setting ale-py's AtariEnv or AtariVectorEnv takes that cule cannot give, or refuses as
+    they do: gymnasium's error, as ale-py raises, and a ValueError, as cule's other checks raise."""
 
 
 class CuleAtariEnv(gymnasium.Env):

@@ -364,7 +364,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._raise_failed_action_checks()
         mask = self._reset_mask(options)
         if not self._started and not mask.all():
-            raise ValueError("the first reset() must reset every environment (no reset_mask)")
+            raise RuntimeError("the first reset() must reset every environment (no reset_mask)")
         fresh = seed is not None or not self._started
         on_device = torch.from_numpy(mask).to(self.device)
         if fresh:
@@ -524,7 +524,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seed must be a non-negative int or a sequence of them, one per reset "
                              f"environment, got {seed!r}")
         if len(seeds) != int(mask.sum()):
-            raise ValueError(f"seed must be an int or one int per reset environment ({int(mask.sum())}), "
+            raise ValueError(f"seed must be an int or have one entry per sub-environment reset ({int(mask.sum())}), "
                              f"got {len(seeds)}")
         keys = np.zeros(self.num_envs, dtype=np.uint64)
         keys[mask] = [np.random.SeedSequence(int(s)).generate_state(1, dtype=np.uint64)[0]
@@ -567,9 +567,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         else:
             if isinstance(mask, torch.Tensor):
                 mask = mask.detach().cpu().numpy()
-            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
-                raise ValueError(f"reset_mask must be a bool array or tensor of shape ({self.num_envs},), got "
-                                 f"{type(mask).__name__} {getattr(mask, 'dtype', '')} {getattr(mask, 'shape', '')}")
+            # The error types and words of AtariVectorEnv's checks.
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+                raise TypeError(f"reset_mask must be a boolean numpy array or tensor of shape ({self.num_envs},), "
+                                f"got {type(mask).__name__} {getattr(mask, 'dtype', '')}")
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must have shape ({self.num_envs},), got {mask.shape}")
         return mask
 
     def _action_ids(self, actions) -> torch.Tensor:

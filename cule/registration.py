@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gymnasium
 
+from .atari_env import AtariEnvError
 from .env import CuleEnv
 from .games import GAMES
 
@@ -50,6 +51,9 @@ def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, threa
     del continuous_action_threshold   # used by continuous actions alone, as in AtariVectorEnv
     if options.get("num_threads") == 0:
         options["num_threads"] = None
+    frameskip = options.get("frameskip", ATARI_VECTOR_ENV_DEFAULTS["frameskip"])
+    if type(frameskip) is not int or frameskip <= 0:   # AtariVectorEnv's check, its error type
+        raise AtariEnvError(f"frameskip must be a positive int, got {frameskip!r}")
     return CuleEnv(game, num_envs, **{**ATARI_VECTOR_ENV_DEFAULTS, **options})
 
 

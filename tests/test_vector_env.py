@@ -284,15 +284,20 @@ def test_bad_options_are_named():
     with pytest.raises(ValueError, match=r"autoreset_mode must be one of \['NextStep', 'SameStep'\]"):
         CuleEnv("pong", autoreset_mode="Disabled")
     env = CuleEnv("pong", num_envs=2)
-    with pytest.raises(ValueError, match="first reset"):
+    with pytest.raises(RuntimeError, match="first reset"):
         env.reset(options={"reset_mask": np.array([True, False])})
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=r"reset_mask must be a bool array or tensor of shape \(2,\)"):
+    with pytest.raises(TypeError, match=r"reset_mask must be a boolean numpy array or tensor of shape \(2,\)"):
         env.reset(options={"reset_mask": np.array([1, 0])})
+    with pytest.raises(ValueError, match=r"reset_mask must have shape \(2,\), got \(3,\)"):
+        env.reset(options={"reset_mask": np.array([True, False, True])})
     with pytest.raises(ValueError, match="unknown reset option 'mask'"):
         env.reset(options={"mask": np.array([True, False])})
-    with pytest.raises(ValueError, match=r"one int per reset environment \(1\), got 2"):
+    with pytest.raises(ValueError, match=r"one entry per sub-environment reset \(1\), got 2"):
         env.reset(seed=[1, 2], options={"reset_mask": np.array([True, False])})
+    for frameskip in (0, -1, 4.0):   # gymnasium's error, as AtariVectorEnv raises
+        with pytest.raises(gymnasium.error.Error, match=rf"frameskip must be a positive int, got {frameskip}"):
+            gymnasium.make_vec("cule/Pong-v5", 1, frameskip=frameskip)
 
 
 def test_make_vec_gives_numpy_as_ale_pys_and_tensors_when_asked():
