@@ -11,6 +11,7 @@ from __future__ import annotations
 import gymnasium
 
 from .atari_env import AtariEnvError
+from .batches import BatchedEnv, check_batch_size
 from .env import CuleEnv
 from .games import GAMES
 
@@ -36,13 +37,12 @@ LEGACY_SETTINGS = {
 
 def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, thread_affinity_offset: int = -1,
                      continuous: bool = False, continuous_action_threshold: float = 0.5,
-                     **options) -> CuleEnv:
+                     **options) -> CuleEnv | BatchedEnv:
     """A CuleEnv with AtariVectorEnv's defaults for every option not given. AtariVectorEnv's own
-    options are taken with its meaning where cule has it (num_threads=0: one per core) and
-    refused, naming the value, where it has not."""
-    if batch_size not in (0, num_envs):
-        raise ValueError(f"batch_size must be 0 or num_envs ({num_envs}): cule steps every env in each call "
-                         f"(EnvPool's asynchronous batches are not built), got {batch_size!r}")
+    options are taken with its meaning where cule has it (num_threads=0: one per core;
+    batch_size below num_envs: its envs in batches, cule.batches) and refused, naming the value,
+    where it has not."""
+    batched = check_batch_size(batch_size, num_envs)
     if thread_affinity_offset != -1:
         raise ValueError(f"thread_affinity_offset must be -1: cule does not pin its threads to cores, "
                          f"got {thread_affinity_offset!r}")
@@ -54,10 +54,11 @@ def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, threa
     frameskip = options.get("frameskip", ATARI_VECTOR_ENV_DEFAULTS["frameskip"])
     if type(frameskip) is not int or frameskip <= 0:   # AtariVectorEnv's check, its error type
         raise AtariEnvError(f"frameskip must be a positive int, got {frameskip!r}")
-    return CuleEnv(game, num_envs, **{**ATARI_VECTOR_ENV_DEFAULTS, **options})
+    env = CuleEnv(game, num_envs, **{**ATARI_VECTOR_ENV_DEFAULTS, **options})
+    return BatchedEnv(env, batch_size) if batched else env
 
 
-def make_vec_env(game: str, num_envs: int = 1, output: str = "numpy", **options) -> CuleEnv:
+def make_vec_env(game: str, num_envs: int = 1, output: str = "numpy", **options) -> CuleEnv | BatchedEnv:
     """What `gymnasium.make_vec("cule/<Game>-v5", num_envs)` builds: as make_vec("ALE/<Game>-v5")
     gives, numpy arrays on the host, which gymnasium's vector wrappers take; output="torch" gives
     tensors on the env's device instead (CuleEnv's and atari_vector_env's default)."""

@@ -223,6 +223,50 @@ def test_show_end_frame_shows_the_frame_the_episode_ended_on():
     assert ends > 3 and differ > 0
 
 
+@pytest.mark.parametrize("output", ["numpy", "torch"])
+def test_batches_give_each_env_what_the_whole_env_gives(output):
+    """batch_size < num_envs, as AtariVectorEnv's test of it: each env's results, batch by batch,
+    are those of the env stepping all envs with the same actions (sticky actions and no-op
+    starts included)."""
+    whole = gymnasium.make_vec("cule/Breakout-v5", 8, output=output)
+    batched = gymnasium.make_vec("cule/Breakout-v5", 8, batch_size=4, output=output)
+    assert batched.num_envs == 8 and batched.action_space.shape == (4,) and batched.observation_space.shape[0] == 4
+    results = [whole.reset(seed=5)]
+    obs, info = batched.reset(seed=5)
+    steps_done = np.zeros(8, dtype=int)
+    rng = np.random.default_rng(0)
+    actions = rng.integers(0, 4, size=(80, 8))
+    for t in range(80):
+        ids = _host(info["env_id"])
+        assert len(ids) == 4
+        for k, i in enumerate(ids):
+            expected = results[steps_done[i]]
+            assert np.array_equal(_host(obs[k]), _host(expected[0][i]))
+            for key in ("lives", "episode_frame_number"):
+                assert _host(info[key])[k] == _host(expected[-1][key])[i]
+            if steps_done[i]:
+                assert _host(rewards[k]) == _host(expected[1][i])
+                assert _host(terminated[k]) == _host(expected[2][i]) and _host(truncated[k]) == _host(expected[3][i])
+        steps_done[ids] += 1
+        results.append(whole.step(actions[t]))
+        obs, rewards, terminated, truncated, info = batched.step(actions[steps_done[ids] - 1, ids])
+    assert steps_done.min() >= 39
+
+
+def test_batches_refuse_what_they_cannot_give():
+    env = gymnasium.make_vec("cule/Pong-v5", 4, batch_size=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"reset_mask needs every env's observation, which batch_size < num_envs"):
+        env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    with pytest.raises(ValueError, match=r"send takes one action per env id of 0 .. 3, got 3 actions"):
+        env.step(np.zeros(3, dtype=np.int64))
+    env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(RuntimeError, match=r"send\(\) each of them an action first"):
+        env.recv()
+    env.send(np.zeros(2, dtype=np.int64), env_id=[2, 3])   # EnvPool's call: all four have actions
+    assert env.recv()[-1]["env_id"].tolist() == [0, 1]
+
+
 def test_spaces_as_atari_vector_env():
     for grayscale, size in ((True, 84), (False, 100)):
         ale, cule = both(grayscale=grayscale, stack_num=2, img_height=size, img_width=size)
@@ -320,7 +364,7 @@ def test_atari_vector_envs_own_options_are_taken_or_refused():
     env = atari_vector_env("pong", 2, batch_size=2, thread_affinity_offset=-1, continuous=False,
                            continuous_action_threshold=0.3, num_threads=0)
     assert env.num_envs == 2 and atari_vector_env("pong", 2, batch_size=0).num_envs == 2
-    refused = {"batch_size": (1, r"batch_size must be 0 or num_envs \(2\): cule steps every env in each call"),
+    refused = {"batch_size": (3, r"batch_size must be 0, num_envs \(2\) or a divisor of it: cule steps every env"),
                "thread_affinity_offset": (0, r"thread_affinity_offset must be -1: cule does not pin its threads"),
                "continuous": (True, r"continuous must be False: cule plays ALE's 18 discrete actions")}
     for name, (value, message) in refused.items():
