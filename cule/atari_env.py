@@ -24,7 +24,8 @@ class AtariEnvError(gymnasium.error.Error, ValueError):
 
 class CuleAtariEnv(gymnasium.Env):
     """ale-py's AtariEnv (its defaults: frameskip 4, sticky actions 0.25, the minimal action set,
-    full-size frames): observations (210, 160, 3) RGB, (210, 160) grey or the 128 RAM bytes, rewards
+    full-size frames; a frameskip (low, high) draws each step's frames from np_random, as
+    AtariEnv does): observations (210, 160, 3) RGB, (210, 160) grey or the 128 RAM bytes, rewards
     summed over the frameskip as a float, info with lives and frame numbers. With
     repeat_action_probability 0 it steps as AtariEnv does, frame for frame; with sticky actions
     its draws are cule's own. Episodes end as AtariEnv's: reset() starts the next (a step after
@@ -41,10 +42,7 @@ class CuleAtariEnv(gymnasium.Env):
                  device: str = "cpu"):
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {sorted(OBS_TYPES)}, got {obs_type!r}")
-        if not isinstance(frameskip, int) or isinstance(frameskip, bool):
-            raise AtariEnvError(f"frameskip must be a positive int (cule has no stochastic frameskip), got "
-                                f"{frameskip!r}: for ale-py's -v0 and -v4 ids take cule/<Game>NoFrameskip-v4 "
-                                f"(or -v0) with a frame-skipping wrapper, or cule/<Game>-v5")
+        _check_frameskip(frameskip)
         if continuous:
             raise AtariEnvError("continuous must be False: cule plays ALE's 18 discrete actions, got True")
         if sound_obs:
@@ -52,7 +50,10 @@ class CuleAtariEnv(gymnasium.Env):
         del continuous_action_threshold   # used by continuous actions alone, as in AtariEnv
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
-        self._env = CuleEnv(game, 1, device=device, frameskip=frameskip, mode=mode, difficulty=difficulty,
+        # A stochastic frameskip, (low, high): each step plays low .. high - 1 frames, drawn from
+        # np_random as AtariEnv draws it, one-frame steps of the env underneath.
+        self._env = CuleEnv(game, 1, device=device, frameskip=frameskip if isinstance(frameskip, int) else 1,
+                            mode=mode, difficulty=difficulty,
                             repeat_action_probability=repeat_action_probability,
                             full_action_space=full_action_space,
                             max_num_frames_per_episode=max_num_frames_per_episode or 0, output="numpy",
@@ -79,9 +80,15 @@ class CuleAtariEnv(gymnasium.Env):
         return obs[0, 0], info
 
     def step(self, action):
-        obs, reward, terminated, truncated, info = self._env.step(np.asarray([action]))
-        self._over = (bool(terminated[0]), bool(truncated[0]))
-        return obs[0, 0], float(reward[0]), *self._over, _one(info)
+        steps = 1 if isinstance(self._frameskip, int) else int(self.np_random.integers(*self._frameskip))
+        total = 0.0
+        for _ in range(steps):   # the frames after an episode's end play nothing, as in ALE
+            obs, reward, terminated, truncated, info = self._env.step(np.asarray([action]))
+            total += float(reward[0])
+            self._over = (bool(terminated[0]), bool(truncated[0]))
+            if any(self._over):
+                break
+        return obs[0, 0], total, *self._over, _one(info)
 
     def clone_state(self, include_rng: bool = False) -> np.ndarray:
         """The env's whole state (AtariEnv's clone_state; without the env's random stream, as
@@ -112,6 +119,19 @@ class CuleAtariEnv(gymnasium.Env):
                      if word in name]
             keys[tuple(parts) or ("e",)] = index
         return keys
+
+
+def _check_frameskip(frameskip) -> None:
+    """AtariEnv's checks of a frameskip: a positive int, or (low, high) with 0 < low < high."""
+    if type(frameskip) not in (int, tuple):
+        raise AtariEnvError(f"Invalid frameskip type: {type(frameskip)}: frameskip must be a positive int or a "
+                            f"(low, high) tuple")
+    if isinstance(frameskip, int) and frameskip <= 0:
+        raise AtariEnvError(f"Invalid frameskip of {frameskip}, frameskip must be positive.")
+    if isinstance(frameskip, tuple) and (len(frameskip) != 2 or not all(type(f) is int for f in frameskip)
+                                         or not 0 < frameskip[0] < frameskip[1]):
+        raise AtariEnvError(f"Invalid stochastic frameskip {frameskip!r}: it must be (low, high), ints with "
+                            f"0 < low < high")
 
 
 def _one(info: dict) -> dict[str, int]:

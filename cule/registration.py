@@ -3,8 +3,7 @@
 settings, numpy arrays on the host), as a CuleEnv (`output="torch"`: tensors on its device).
 `gymnasium.make("cule/Pong-v5")` gives one env with ale-py's AtariEnv interface (cule.atari_env),
 which gymnasium's own vector envs also build on (`vectorization_mode="sync"` or `"async"`).
-ale-py's older ids too: `cule/PongNoFrameskip-v4` and -v0 (-v4 and -v0 themselves are refused:
-their frameskip is random).
+ale-py's older ids too: `cule/Pong-v4`, `cule/PongNoFrameskip-v4` and their -v0 ids.
 """
 from __future__ import annotations
 
@@ -26,7 +25,8 @@ V5_SETTINGS = dict(repeat_action_probability=0.25, full_action_space=False, fram
 
 # ale-py's older ids, <Game><suffix> with these settings, as cule/<Game><suffix>: one env each, and
 # no vector entry point (make_vec builds gymnasium's vector envs of them, as it does of ale-py's).
-# -v0 and -v4 skip a number of frames drawn from [2, 5): cule refuses them, naming what it has.
+# -v0 and -v4 skip a number of frames drawn from [2, 5) each step (cule.atari_env draws it as
+# ale-py does).
 LEGACY_SETTINGS = {
     "-v0": dict(repeat_action_probability=0.25, frameskip=(2, 5)),
     "NoFrameskip-v0": dict(repeat_action_probability=0.25, frameskip=1),

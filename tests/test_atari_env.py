@@ -69,14 +69,30 @@ def test_async_steps_as_sync():
         env.close()
 
 
-def test_stochastic_frameskip_is_refused():
-    with pytest.raises(ValueError, match=r"frameskip must be a positive int \(cule has no stochastic frameskip\), "
-                                         r"got \(2, 5\)"):
-        gymnasium.make("cule/Pong-v5", frameskip=(2, 5))
-    for env_id in ("cule/Pong-v4", "cule/Pong-v0"):   # ale-py's frameskip drawn from [2, 5)
-        with pytest.raises(gymnasium.error.Error, match=r"got \(2, 5\): for ale-py's -v0 and -v4 ids take "
-                                                        r"cule/<Game>NoFrameskip-v4"):
-            gymnasium.make(env_id)
+def test_v4_steps_as_ale_pys():
+    """A stochastic frameskip (-v4: 2 to 4 frames a step), drawn from np_random as ale-py draws it."""
+    ale, env = gymnasium.make("Breakout-v4"), gymnasium.make("cule/Breakout-v4")
+    assert env.unwrapped._frameskip == ale.unwrapped._frameskip == (2, 5)
+    assert np.array_equal(ale.reset(seed=3)[0], env.reset(seed=3)[0])
+    rng = np.random.default_rng(3)
+    frames = set()
+    for _ in range(400):
+        action = int(rng.integers(0, env.action_space.n))
+        before = env.unwrapped.ale.getEpisodeFrameNumber()
+        a, c = ale.step(action), env.step(action)
+        assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+        frames.add(c[4]["episode_frame_number"] - before)
+        if a[2] or a[3]:
+            break
+    assert frames >= {2, 3, 4}
+
+
+def test_bad_frameskips_are_refused_as_ale_py_refuses_them():
+    for frameskip, message in ((0, r"Invalid frameskip of 0"), (4.0, r"Invalid frameskip type"),
+                               ((5, 2), r"Invalid stochastic frameskip \(5, 2\)"),
+                               ((2, 3, 4), r"Invalid stochastic frameskip")):
+        with pytest.raises(gymnasium.error.Error, match=message):
+            gymnasium.make("cule/Pong-v5", frameskip=frameskip)
 
 
 def test_ale_pys_older_ids_have_its_settings():
