@@ -143,10 +143,11 @@ struct ShrinkScratch {
 };
 
 // The observation of one frame (`previous` for pooling) shrunk to `height` x `width` along the
-// weights `ys` (rows) and `xs` (columns, as RowWeights), `channels` bytes per pixel.
+// weights `ys` (rows) and `xs` (columns, as RowWeights), `channels` bytes per pixel; where `held`
+// is given, the frame before shrinking into it too (source_height x SCREEN_WIDTH x channels).
 template <bool GREY, bool POOL>
 void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_height, const AreaAxis& ys,
-                  i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst) {
+                  i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst, u8* held) {
     constexpr i32 channels = GREY ? 1 : 3, R = SHRINK_ROWS;
     const i32 width = xs.width, line = width * channels;
     s.pairs.resize(R * SCREEN_WIDTH);
@@ -181,6 +182,11 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
                     }
                 }
             }
+            if (held)   // the rows of this block that the frame has
+                for (i32 r = 0; r < R && y0 + r < source_height; ++r) {
+                    u8* row = held + (size_t)(y0 + r) * SCREEN_WIDTH * channels + c;
+                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) row[x * channels] = lanes[x * R + r];
+                }
             to_floats(lanes, R * SCREEN_WIDTH, values);
             row_sums(values, xs, s.rows.data() + (size_t)y0 * line + c * width, line);
         }
@@ -202,11 +208,12 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
 
 // shrink_frame with its channels and pooling chosen at run time.
 inline void shrink_frame(bool grey, bool pool, const u8* frame, const u8* previous, bool pal, i32 source_height,
-                         const AreaAxis& ys, i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst) {
-    if (grey) pool ? shrink_frame<true, true>(frame, previous, pal, source_height, ys, height, xs, s, dst)
-                   : shrink_frame<true, false>(frame, previous, pal, source_height, ys, height, xs, s, dst);
-    else pool ? shrink_frame<false, true>(frame, previous, pal, source_height, ys, height, xs, s, dst)
-              : shrink_frame<false, false>(frame, previous, pal, source_height, ys, height, xs, s, dst);
+                         const AreaAxis& ys, i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst,
+                         u8* held = nullptr) {
+    if (grey) pool ? shrink_frame<true, true>(frame, previous, pal, source_height, ys, height, xs, s, dst, held)
+                   : shrink_frame<true, false>(frame, previous, pal, source_height, ys, height, xs, s, dst, held);
+    else pool ? shrink_frame<false, true>(frame, previous, pal, source_height, ys, height, xs, s, dst, held)
+              : shrink_frame<false, false>(frame, previous, pal, source_height, ys, height, xs, s, dst, held);
 }
 
 }  // namespace cule::bindings

@@ -400,8 +400,9 @@ class VecEnv {
         if (scratch_.size() < (size_t)threads_.size()) scratch_.resize(threads_.size());
     }
 
-    // Env i's observation of its current frame into dst.
-    void observe_env(i32 i, bool pool, const Observer& ob, ShrinkScratch& scratch, u8* dst) {
+    // Env i's observation of its current frame into dst; where `held` is given, the frame before
+    // shrinking into it too.
+    void observe_env(i32 i, bool pool, const Observer& ob, ShrinkScratch& scratch, u8* dst, u8* held = nullptr) {
         if (pool) draw_left_behind(i);
         const Console& c = machines_[i].console;
         const u8 *frame = console_screen(c, screen(i)), *previous = console_previous_screen(c, screen(i));
@@ -409,12 +410,13 @@ class VecEnv {
         if (!ob.resize) return full_frame(grey, pool, frame, previous, pal, frame_pixels(), dst);
         if (ob.row_weights.width)   // observe_element's area case, a whole frame at once
             return shrink_frame(grey, pool, frame, previous, pal, spec_.display.height, ob.ys, ob.cfg.height,
-                                ob.row_weights, scratch, dst);
+                                ob.row_weights, scratch, dst, held);
         const i32 channels = observe_channels(ob.cfg);
         for (i32 y = 0; y < ob.cfg.height; ++y)   // whole scales: block sums
             for (i32 x = 0; x < ob.cfg.width; ++x)
                 for (i32 k = 0; k < channels; ++k)
                     *dst++ = observe_element(machines_[i], screen(i), pool, ob.cfg, y, x, k);
+        if (held) full_frame(grey, pool, frame, previous, pal, frame_pixels(), held);
     }
 
     // Env i's newest frame (or RAM) into its stack's slot `newest` as `how` says, the others
@@ -425,13 +427,8 @@ class VecEnv {
         const bool restart = how == Newest::RESTART;
         auto observe_into = [&](u8* dst) {
             if (!s.observer) return (void)std::memcpy(dst, machines_[i].console.riot.ram, 128);
-            observe_env(i, s.pooled[i], *s.observer, scratch_[thread], dst);
-            if (s.held_bytes) {
-                const Console& c = machines_[i].console;
-                full_frame(s.observer->cfg.grey, s.pooled[i], console_screen(c, screen(i)),
-                           console_previous_screen(c, screen(i)), spec_.display.pal, frame_pixels(),
-                           s.held.data() + (size_t)i * s.held_bytes);
-            }
+            observe_env(i, s.pooled[i], *s.observer, scratch_[thread], dst,
+                        s.held_bytes ? s.held.data() + (size_t)i * s.held_bytes : nullptr);
         };
         if (s.ring.empty()) return observe_into(out);
         u8* ring = s.ring.data() + (size_t)i * s.depth * bytes;

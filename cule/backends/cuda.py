@@ -236,14 +236,14 @@ class CudaBackend:
         self._restarted = torch.zeros(n, dtype=torch.bool, device=self.device)   # last step began an episode
         # AtariVectorEnv's frame on the step that ends an episode (kernels/env/observe.h): which
         # envs' last step ended theirs on its last frame, and under max-pooling of shrunk frames
-        # each env's newest frame pooled before shrinking (at full size the stack holds it).
+        # each env's frame before the step, pooled before shrinking (at full size the stack holds
+        # it): cule_hold_frames keeps it for the envs a split step ends, the one kernel each step.
         self._frameskip = settings.frameskip
         self._ended_on_last = torch.zeros(n, dtype=torch.bool, device=self.device)
         o = observations
-        self._keeps_held = o.vector_env_end and o.maxpool and (o.height, o.width) != (game.screen_height,
-                                                                                       SCREEN_WIDTH)
+        keeps_held = o.vector_env_end and o.maxpool and (o.height, o.width) != (game.screen_height, SCREEN_WIDTH)
         self._held = torch.zeros((n, game.screen_height, SCREEN_WIDTH) + (() if o.grey else (3,)), dtype=torch.uint8,
-                                 device=self.device) if self._keeps_held else None
+                                 device=self.device) if keeps_held else None
 
     # ---- the interface of cule.backends ------------------------------------------------------
 
@@ -296,9 +296,15 @@ class CudaBackend:
         if self.warp_schedule:
             self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, warp_ram=self._warp_ram,
                          warps=True)
-            self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render, warps=True)
         else:
             self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs)
+        if self._held is not None:   # the frames before the step, where it ended an episode, before they go
+            self._launch("cule_hold_frames", n * self._screen_height, OBSERVE_BLOCK, held=self._held, jobs=self._jobs,
+                         screens=self._screens, screen_height=self._screen_height, pooled=self._u8(self._pooled),
+                         ended=self._needs_reset, grey=self._observations.grey, skip=skip, num_envs=n)
+        if self.warp_schedule:
+            self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render, warps=True)
+        else:
             self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render)
         self._launch("cule_redo", n, STEP_BLOCK, **render, rom=self._rom, config=self._config)
         return rewards, terminated, truncated
@@ -373,7 +379,9 @@ class CudaBackend:
             if o.maxpool and not repeat_only:
                 sources = torch.where(ended & self._ended_on_last, _core.END_POOLED, sources)
         newest = self._observe(o.grey, self._pooled, o.height, o.width, sources, self._recent[-1], self._held)
-        if self._keeps_held:   # after the newest, which reads the one before
+        if self._held is not None and not self.split_render:
+            # The one kernel draws over the frames before the step: each step keeps its pooled
+            # frame (the split steps keep only the ended envs', between their passes).
             self._held = self._observe(o.grey, self._pooled, self._screen_height, SCREEN_WIDTH)
         return newest
 

@@ -111,6 +111,28 @@ extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, i32 scr
     redo_step(jobs[i], env_screens(screens, i, screen_height), rom, load_step_config(config));
 }
 
+// Between the state and render passes of a split step, where the step ended an env's episode
+// (`ended`): the env's frame before the step, pooled where `pooled` says and before shrinking,
+// into `held` (screen_height x SCREEN_WIDTH x channels each), for observe_end_element. Its frame
+// buffers still hold the last step's frames; which is the newer, the step's start says. One
+// thread per env and row: the other envs cost a read.
+extern "C" __global__ void cule_hold_frames(u8* held, const RenderJob* jobs, const u8* screens, i32 screen_height,
+                                            const u8* pooled, const u8* ended, i32 grey, const u8* skip,
+                                            i32 num_envs) {
+    const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    const i64 i = t / screen_height;
+    const i32 y = (i32)(t - i * screen_height), channels = grey ? 1 : 3;
+    if (i >= num_envs || *skip || !ended[i]) return;
+    const Tia& start = jobs[i].start.console.tia;
+    const u8* env = env_screens(screens, i, screen_height);
+    const u8 *frame = env + start.front * (i64)screen_height * SCREEN_WIDTH,
+             *previous = env + (1 - start.front) * (i64)screen_height * SCREEN_WIDTH;
+    u8* out = held + (i * screen_height + y) * (i64)SCREEN_WIDTH * channels;
+    for (i32 x = 0; x < SCREEN_WIDTH; ++x)
+        for (i32 c = 0; c < channels; ++c)
+            *out++ = observed_channel(frame, previous, pooled[i], start.pal, grey, y * SCREEN_WIDTH + x, c);
+}
+
 extern "C" __global__ void cule_reset(Machine* machines, u8* screens, i32 screen_height, EnvRng* rng,
                                       u8* needs_reset, const Machine* pool, const u8* pool_screens, u32 pool_size,
                                       const u8* mask, i32 same_console, i32 num_envs) {
@@ -157,4 +179,4 @@ extern "C" __global__ void cule_layout(u64* out) {
 // cule/backends/cuda.py takes their names from the definitions themselves.
 #define CULE_FOR_EACH_KERNEL(X)                                                                        \
     X(cule_step) X(cule_step_logged) X(cule_step_in_passes) X(cule_render) X(cule_render_by_clock) \
-    X(cule_redo) X(cule_reset) X(cule_observe) X(cule_area_axes) X(cule_layout)
+    X(cule_redo) X(cule_hold_frames) X(cule_reset) X(cule_observe) X(cule_area_axes) X(cule_layout)
