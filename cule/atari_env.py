@@ -7,10 +7,11 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium.spaces import Discrete
+from gymnasium.spaces import Box, Discrete
 
 from . import _core
 from .env import CuleEnv
+from .games import get_game
 from .spaces import UniformBox
 
 # AtariEnv's observation types, as CuleEnv options.
@@ -43,11 +44,15 @@ class CuleAtariEnv(gymnasium.Env):
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {sorted(OBS_TYPES)}, got {obs_type!r}")
         _check_frameskip(frameskip)
-        if continuous:
-            raise AtariEnvError("continuous must be False: cule plays ALE's 18 discrete actions, got True")
         if sound_obs:
             raise AtariEnvError("sound_obs must be False: cule emulates no sound, got True")
-        del continuous_action_threshold   # used by continuous actions alone, as in AtariEnv
+        if continuous and get_game(game).left == "PADDLES":
+            raise AtariEnvError(f"continuous must be False for {get_game(game).name}: continuous actions move its "
+                                f"paddles by their radius (ALE's paddle strength), which cule does not emulate")
+        # Continuous actions, (radius, angle, fire): the joystick's direction and fire where they
+        # pass the threshold, one of all 18 actions, as AtariEnv maps them.
+        self.continuous, self.continuous_action_threshold = bool(continuous), continuous_action_threshold
+        full_action_space = full_action_space or self.continuous
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
         # A stochastic frameskip, (low, high): each step plays low .. high - 1 frames, drawn from
@@ -63,7 +68,8 @@ class CuleAtariEnv(gymnasium.Env):
         self.game = self._env.game
         space = self._env.single_observation_space
         self.observation_space = UniformBox(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
-        self.action_space = Discrete(self._env.single_action_space.n)
+        self.action_space = (Box(np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32),
+                                 dtype=np.float32) if self.continuous else Discrete(self._env.single_action_space.n))
         self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
         self._over = (False, False)   # the last step's terminated and truncated
         self.ale = CuleALE(self)
@@ -80,6 +86,8 @@ class CuleAtariEnv(gymnasium.Env):
         return obs[0, 0], info
 
     def step(self, action):
+        if self.continuous:
+            action = self._joystick(action)
         steps = 1 if isinstance(self._frameskip, int) else int(self.np_random.integers(*self._frameskip))
         total = 0.0
         for _ in range(steps):   # the frames after an episode's end play nothing, as in ALE
@@ -89,6 +97,17 @@ class CuleAtariEnv(gymnasium.Env):
             if any(self._over):
                 break
         return obs[0, 0], total, *self._over, _one(info)
+
+    def _joystick(self, action) -> int:
+        """The action a continuous one (radius, angle, fire) maps to, as AtariEnv maps it."""
+        action = np.asarray(action)
+        if action.shape != (3,):
+            raise ValueError(f"a continuous action is (radius, angle, fire), got shape {action.shape}")
+        r, theta, fire = (float(v) for v in action)
+        x, y, t = r * np.cos(theta), r * np.sin(theta), self.continuous_action_threshold
+        name = ("UP" if y > t else "DOWN" if y < -t else "") + ("RIGHT" if x > t else "LEFT" if x < -t else "")
+        name += "FIRE" if fire > t else ""
+        return _core.ACTION_NAMES.index(name or "NOOP")
 
     def clone_state(self, include_rng: bool = False) -> np.ndarray:
         """The env's whole state (AtariEnv's clone_state; without the env's random stream, as
@@ -113,6 +132,8 @@ class CuleAtariEnv(gymnasium.Env):
     def get_keys_to_action(self) -> dict[tuple[str, ...], int]:
         """AtariEnv's keys for human play (gymnasium.utils.play): w, s, a, d to move, space to
         fire, e for NOOP; each action of the env's set by its keys."""
+        if self.continuous:
+            raise AttributeError("get_keys_to_action has no keys for continuous actions (continuous=True)")
         keys = {}
         for index, name in enumerate(self.get_action_meanings()):
             parts = [key for word, key in (("UP", "w"), ("DOWN", "s"), ("LEFT", "a"), ("RIGHT", "d"), ("FIRE", " "))
@@ -213,7 +234,8 @@ class CuleALE:
             raise AtariEnvError(f"ale.act() plays one frame: it needs an env made with frameskip=1 (the "
                                 f"NoFrameskip ids), this one skips {self._atari._frameskip}")
         if paddle_strength != 1.0:
-            raise AtariEnvError(f"paddle_strength must be 1.0 (cule has no continuous actions), got {paddle_strength}")
+            raise AtariEnvError(f"paddle_strength must be 1.0 (cule does not emulate paddle strength), got "
+                                f"{paddle_strength}")
         actions = self._env.action_set
         if int(action) not in actions:
             raise AtariEnvError(f"action {int(action)} is not in this env's action set {list(actions)} "

@@ -190,10 +190,26 @@ def test_keys_to_action_are_ale_pys(name):
 def test_ale_pys_arguments_are_taken_or_refused_as_gymnasium_errors():
     env = gymnasium.make("cule/Pong-v5", continuous=False, continuous_action_threshold=0.3, sound_obs=False)
     assert env.reset(seed=0)[0].shape == (210, 160, 3)
-    for option, message in (("continuous", "continuous must be False: cule plays ALE's 18 discrete actions"),
+    for option, message in (("continuous", "continuous must be False for Pong: continuous actions move its "
+                                           "paddles by their radius"),
                             ("sound_obs", "sound_obs must be False: cule emulates no sound")):
         with pytest.raises(gymnasium.error.Error, match=message):
             gymnasium.make("cule/Pong-v5", **{option: True})
+
+
+@pytest.mark.parametrize("threshold", [0.2, 0.8])
+def test_continuous_actions_on_a_joystick_game_step_as_ale_pys(threshold):
+    options = dict(continuous=True, continuous_action_threshold=threshold, repeat_action_probability=0.0)
+    ale, env = gymnasium.make("ALE/MsPacman-v5", **options), gymnasium.make("cule/MsPacman-v5", **options)
+    assert env.action_space == ale.action_space
+    assert np.array_equal(ale.reset(seed=2)[0], env.reset(seed=2)[0])
+    ale.action_space.seed(2)
+    for _ in range(200):
+        action = ale.action_space.sample()
+        a, c = ale.step(action), env.step(action)
+        assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+    with pytest.raises(AttributeError, match="no keys for continuous actions"):
+        env.unwrapped.get_keys_to_action()
 
 
 def test_the_modules_for_other_libraries_are_attributes():
