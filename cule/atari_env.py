@@ -71,6 +71,7 @@ class CuleAtariEnv(gymnasium.Env):
         self.action_space = (Box(np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32),
                                  dtype=np.float32) if self.continuous else Discrete(self._env.single_action_space.n))
         self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
+        self._action_set = list(self._env.action_set)   # AtariEnv's: ALE's ids of the actions
         self._over = (False, False)   # the last step's terminated and truncated
         self.ale = CuleALE(self)
 
@@ -132,8 +133,9 @@ class CuleAtariEnv(gymnasium.Env):
     def get_keys_to_action(self) -> dict[tuple[str, ...], int]:
         """AtariEnv's keys for human play (gymnasium.utils.play): w, s, a, d to move, space to
         fire, e for NOOP; each action of the env's set by its keys."""
-        if self.continuous:
-            raise AttributeError("get_keys_to_action has no keys for continuous actions (continuous=True)")
+        if self.continuous:   # ale-py's words
+            raise AttributeError("`get_keys_to_action` can't be provided for this Atari environment as "
+                                 "`continuous=True`.")
         keys = {}
         for index, name in enumerate(self.get_action_meanings()):
             parts = [key for word, key in (("UP", "w"), ("DOWN", "s"), ("LEFT", "a"), ("RIGHT", "d"), ("FIRE", " "))
@@ -158,6 +160,22 @@ def _check_frameskip(frameskip) -> None:
 def _one(info: dict) -> dict[str, int]:
     """AtariEnv's info: lives and frame numbers as ints."""
     return {k: int(info[k][0]) for k in ("lives", "episode_frame_number", "frame_number")}
+
+
+class CuleState:
+    """What `ale.cloneState()` gives, as ale-py's ALEState: serialize() gives its bytes, and
+    CuleState(bytes) makes it again; equal states have equal bytes; it pickles."""
+
+    def __init__(self, data: bytes):
+        self._data = bytes(data)
+
+    def serialize(self) -> bytes:
+        return self._data
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CuleState) and self._data == other._data
+
+    __hash__ = None
 
 
 class CuleALE:
@@ -219,11 +237,12 @@ class CuleALE:
     def getLegalActionSet(self) -> list[int]:
         return list(range(len(_core.ACTION_NAMES)))
 
-    def cloneState(self, include_rng: bool = False) -> np.ndarray:
-        return self._atari.clone_state(include_rng)
+    def cloneState(self, include_rng: bool = False) -> CuleState:
+        return CuleState(self._atari.clone_state(include_rng).tobytes())
 
-    def restoreState(self, state: np.ndarray) -> None:
-        self._atari.restore_state(state)
+    def restoreState(self, state: CuleState | np.ndarray) -> None:
+        data = state.serialize() if isinstance(state, CuleState) else state
+        self._atari.restore_state(np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data)
 
     def reset_game(self) -> None:
         self._atari.reset()

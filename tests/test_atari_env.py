@@ -2,6 +2,8 @@
 gymnasium.make("ALE/<Game>-v5") step by step (sticky actions off: their draws are each engine's
 own), through episode ends and resets; gymnasium's env checker; gymnasium's own vector envs; ale-py's
 older ids (-v0, -v4, NoFrameskip)."""
+import pickle
+
 import gymnasium
 import numpy as np
 import pytest
@@ -168,6 +170,12 @@ def test_the_ale_interface_of_one_env():
     screens = [env.step(1)[0] for _ in range(20)]
     ours.restoreState(state)
     assert ours.getRAM()[3] != 77 and all(np.array_equal(s, env.step(1)[0]) for s in screens)
+    # As ale-py's ALEState: bytes and back, equal when equal, pickled (into another env too).
+    assert isinstance(state.serialize(), bytes) and type(state)(state.serialize()) == state != ours.cloneState()
+    other = gymnasium.make("cule/PongNoFrameskip-v4").unwrapped
+    other.reset(seed=5)
+    other.ale.restoreState(pickle.loads(pickle.dumps(state)))
+    assert all(np.array_equal(s, other.step(1)[0]) for s in screens)
     with pytest.raises(gymnasium.error.Error, match=r"setRAM takes an index in \[0, 128\) and a byte, got 128, 0"):
         ours.setRAM(128, 0)
     with pytest.raises(gymnasium.error.Error, match=r"action 2 is not in this env's action set \[0, 1, 3, 4, 11, 12\]"):
@@ -208,7 +216,7 @@ def test_continuous_actions_on_a_joystick_game_step_as_ale_pys(threshold):
         action = ale.action_space.sample()
         a, c = ale.step(action), env.step(action)
         assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
-    with pytest.raises(AttributeError, match="no keys for continuous actions"):
+    with pytest.raises(AttributeError, match="can't be provided for this Atari environment as `continuous=True`"):
         env.unwrapped.get_keys_to_action()
 
 
