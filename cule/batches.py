@@ -60,8 +60,10 @@ class BatchedEnv(gymnasium.vector.VectorEnv):
         return obs, info
 
     def async_reset(self, seed=None) -> None:
-        """EnvPool's: resets every env; recv() then hands out their first observations."""
+        """EnvPool's: resets every env; recv() then hands out their first observations (actions
+        sent before are dropped)."""
         obs, info = self.env.reset(seed=seed)
+        self._has_action[:] = False
         self._start(obs, None, None, None, info)
 
     def step(self, actions):

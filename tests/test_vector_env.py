@@ -265,6 +265,11 @@ def test_batches_refuse_what_they_cannot_give():
         env.recv()
     env.send(np.zeros(2, dtype=np.int64), env_id=[2, 3])   # EnvPool's call: all four have actions
     assert env.recv()[-1]["env_id"].tolist() == [0, 1]
+    env.send(np.zeros(2, dtype=np.int64))   # 0 and 1 have actions; a reset drops them
+    assert env.reset(seed=1)[1]["env_id"].tolist() == [0, 1]
+    env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="send\\(\\) each of them an action first"):
+        env.recv()
 
 
 def test_spaces_as_atari_vector_env():
