@@ -240,6 +240,8 @@ class CudaBackend:
         # it): cule_hold_frames keeps it for the envs a split step ends, the one kernel each step.
         self._frameskip = settings.frameskip
         self._ended_on_last = torch.zeros(n, dtype=torch.bool, device=self.device)
+        # cule_observe's sources where every env's frame comes from its buffers (FROM_FRAMES).
+        self._from_frames = torch.zeros(n, dtype=torch.uint8, device=self.device)
         o = observations
         keeps_held = o.vector_env_end and o.maxpool and (o.height, o.width) != (game.screen_height, SCREEN_WIDTH)
         self._held = torch.zeros((n, game.screen_height, SCREEN_WIDTH) + (() if o.grey else (3,)), dtype=torch.uint8,
@@ -392,7 +394,7 @@ class CudaBackend:
         out = torch.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=torch.uint8,
                           device=self.device)
         if sources is None:
-            sources = torch.zeros(self.num_envs, dtype=torch.uint8, device=self.device)
+            sources = self._from_frames
         previous = out if previous is None else previous   # read only where sources says
         held = previous if held is None else held
         self._launch("cule_observe", out.numel(), OBSERVE_BLOCK, out=out, machines=self._machines,

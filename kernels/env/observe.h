@@ -30,6 +30,15 @@ CULE_HD i32 observe_channels(const ObserveConfig& o) { return o.grey ? 1 : 3; }
 // (ended on the step's last frame, max-pooled) observe_end_element.
 enum : u8 { FROM_FRAMES = 0, END_REPEATED = 1, END_POOLED = 2 };
 
+// Pixel (y, x) of an observation whose source pixels (source_height x SCREEN_WIDTH) `source(sy,
+// sx)` gives: the pixel itself at full size, else OpenCV's INTER_AREA (whole scales: block sums).
+template <class Source>
+CULE_HD u8 resized_element(const Source& source, const ObserveConfig& o, i32 source_height, i32 y, i32 x) {
+    if (o.height == source_height && o.width == SCREEN_WIDTH) return source(y, x);
+    if (o.ys->block && o.xs->block) return block_pixel(source, o.ys->block, y, o.xs->block, x);
+    return area_pixel(source, *o.ys, y, *o.xs, x);
+}
+
 // Channel c of pixel (y, x) of the observation of machine m, whose frame buffers are `screen`.
 CULE_HD u8 observe_element(const Machine& m, const u8* screen, bool pool, const ObserveConfig& o, i32 y, i32 x,
                            i32 c) {
@@ -39,9 +48,7 @@ CULE_HD u8 observe_element(const Machine& m, const u8* screen, bool pool, const 
     auto source = [&](i32 sy, i32 sx) {
         return observed_channel(frame, previous, pool, t.pal, o.grey, sy * SCREEN_WIDTH + sx, c);
     };
-    if (o.height == t.height && o.width == SCREEN_WIDTH) return source(y, x);
-    if (o.ys->block && o.xs->block) return block_pixel(source, o.ys->block, y, o.xs->block, x);
-    return area_pixel(source, *o.ys, y, *o.xs, x);
+    return resized_element(source, o, t.height, y, x);
 }
 
 // Channel c of pixel (y, x) of the observation of a step whose episode ended on its last frame,
@@ -56,9 +63,7 @@ CULE_HD u8 observe_end_element(const u8* held, const u8* next_to_last, bool pal,
         const u8 v = held[p * channels + c], w = palette_channel(next_to_last[p], pal, o.grey, c);
         return v > w ? v : w;
     };
-    if (o.height == source_height && o.width == SCREEN_WIDTH) return source(y, x);
-    if (o.ys->block && o.xs->block) return block_pixel(source, o.ys->block, y, o.xs->block, x);
-    return area_pixel(source, *o.ys, y, *o.xs, x);
+    return resized_element(source, o, source_height, y, x);
 }
 
 }  // namespace cule
