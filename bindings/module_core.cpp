@@ -24,6 +24,8 @@ PYBIND11_MODULE(_core, m) {
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.attr("END_REPEATED") = (int)END_REPEATED;   // cule_observe's sources (kernels/env/observe.h)
     m.attr("END_POOLED") = (int)END_POOLED;
+    m.attr("NEW_EPISODE") = (int)NEW_EPISODE;   // what a step does next (kernels/env/env.h, EnvSlot.needs_reset)
+    m.attr("RESUME_GAME") = (int)RESUME_GAME;
     m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
@@ -77,10 +79,10 @@ PYBIND11_MODULE(_core, m) {
         .def("take_render_trace", &VecEnv::take_render_trace);
 #endif
     vec_env
-        .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, i32>(), py::arg("spec"),
+        .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, u16, bool, i32>(), py::arg("spec"),
              py::arg("num_envs"), py::arg("frameskip"), py::arg("repeat_action_probability"),
              py::arg("max_episode_frames"), py::arg("legal_actions"), py::arg("episodic_life"),
-             py::arg("life_loss_info"), py::arg("num_threads"))
+             py::arg("life_loss_info"), py::arg("resume_noop_max"), py::arg("resume_fire"), py::arg("num_threads"))
         .def("set_pool", &VecEnv::set_pool)
         .def("seed", &VecEnv::seed)
         .def("reset", &VecEnv::reset)
@@ -88,13 +90,14 @@ PYBIND11_MODULE(_core, m) {
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)
         .def("set_stacks", &VecEnv::set_stacks, py::arg("ram"), py::arg("grey"), py::arg("height"), py::arg("width"),
-             py::arg("depth"), py::arg("maxpool"), py::arg("vector_env_end"))
+             py::arg("depth"), py::arg("maxpool"), py::arg("vector_env_end"), py::arg("envpool_end"), py::arg("fill"))
         .def("advance_stacks", &VecEnv::advance_stacks)
         .def("restart_stacks", &VecEnv::restart_stacks)
         .def("pending_resets", &VecEnv::pending_resets)
         .def("set_ram", &VecEnv::set_ram)
         .def("ram", &VecEnv::ram)
         .def("info", &VecEnv::info)
+        .def("episode_state", &VecEnv::episode_state)
         .def("get_states", &VecEnv::get_states)
         .def("set_states", &VecEnv::set_states)
         .def_property_readonly("num_threads", &VecEnv::num_threads, "the caller and the workers")
@@ -109,14 +112,17 @@ PYBIND11_MODULE(_core, m) {
           "out of its range");
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));
     m.def("step_config", [](const GameSpec& spec, i32 frameskip, double repeat_action_probability,
-                             i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info) {
+                             i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info,
+                             u16 resume_noop_max, bool resume_fire) {
         const StepConfig cfg = make_step_config(spec.game, spec.wiring, frameskip, repeat_action_probability,
-                                                max_episode_frames, legal_actions, episodic_life, life_loss_info);
+                                                max_episode_frames, legal_actions, episodic_life, life_loss_info,
+                                                resume_noop_max, resume_fire);
         py::array_t<u8> out(sizeof cfg);
         std::memcpy(out.mutable_data(), &cfg, sizeof cfg);
         return out;
     }, py::arg("spec"), py::arg("frameskip"), py::arg("repeat_action_probability"), py::arg("max_episode_frames"),
-          py::arg("legal_actions"), py::arg("episodic_life"), py::arg("life_loss_info"),
+          py::arg("legal_actions"), py::arg("episodic_life"), py::arg("life_loss_info"), py::arg("resume_noop_max"),
+          py::arg("resume_fire"),
           "the kernels' StepConfig (kernels/env/env.h) as bytes, made as the CPU backend's VecEnv makes its own");
     m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
 

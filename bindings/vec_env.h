@@ -66,14 +66,15 @@ inline void full_frame(bool grey, bool pool, const u8* frame, const u8* previous
 class VecEnv {
   public:
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
-           i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, i32 num_threads)
+           i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, u16 resume_noop_max,
+           bool resume_fire, i32 num_threads)
         : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * spec_.screen_bytes()),
-          rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), ended_on_last_(num_envs, 0),
+          rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), end_frames_(num_envs, 0),
           short_frames_(num_envs, 0),
           threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
         cfg_ = make_step_config(spec_.game, spec_.wiring, frameskip, repeat_action_probability, max_episode_frames,
-                                legal_actions, episodic_life, life_loss_info);
+                                legal_actions, episodic_life, life_loss_info, resume_noop_max, resume_fire);
     }
 
     // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).
@@ -128,7 +129,7 @@ class VecEnv {
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             StepResult s;
             restarted_[i] = needs_reset_[i];
-            const i32 steps_before = machines_[i].episode_steps;
+            const i32 frames_before = machines_[i].episode_frame_number;
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
@@ -140,7 +141,7 @@ class VecEnv {
 #ifdef CULE_TRACE   // (a step run again drawing is cule_redo's, not the replay's)
                 trace::sink = traced && !job.redo ? &render_traces_[i] : nullptr;
 #endif
-                render_step(job, screen(i), spec_.rom.data(), cfg_);
+                render_step(job, slot(i), spec_.rom.data(), cfg_);
 #ifdef CULE_TRACE
                 trace::sink = nullptr;
 #endif
@@ -154,7 +155,7 @@ class VecEnv {
             r[i] = s.reward;
             te[i] = s.terminated;
             tr[i] = s.truncated;
-            ended_on_last_[i] = needs_reset_[i] && machines_[i].episode_steps - steps_before == cfg_.frameskip;
+            end_frames_[i] = needs_reset_[i] ? machines_[i].episode_frame_number - frames_before : 0;
         });
     }
 
@@ -203,18 +204,21 @@ class VecEnv {
     // does, max-pooled where `maxpool` is set), or RAMs, oldest first. `vector_env_end`: the
     // frame of a step that ends an episode is AtariVectorEnv's (kernels/env/observe.h), else the
     // frame the episode ended on.
-    void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool, bool vector_env_end) {
+    void set_stacks(bool ram, bool grey, i32 height, i32 width, i32 depth, bool maxpool, bool vector_env_end,
+                    bool envpool_end, bool fill) {
         if (depth < 1) throw std::invalid_argument("stacks need at least one frame, got " + std::to_string(depth));
         Stacks& s = stacks_;
         s.observer = ram ? nullptr : std::make_unique<Observer>(spec_.display.height, grey, height, width);
         s.frame_bytes = ram ? RAM_BYTES : s.observer->frame_bytes;
         s.depth = depth;
         s.maxpool = maxpool;
+        s.fill = fill;
         s.vector_env_end = vector_env_end && !ram;
+        s.envpool_end = envpool_end && !ram;
         s.newest = 0;
         // One frame needs no ring (it is observed straight into the caller's array), unless the
         // step that ends an episode shows the one before.
-        s.ring.assign(depth > 1 || s.vector_env_end ? (size_t)n_ * depth * s.frame_bytes : 0, 0);
+        s.ring.assign(depth > 1 || s.vector_env_end || s.envpool_end ? (size_t)n_ * depth * s.frame_bytes : 0, 0);
         s.pooled.assign(n_, 0);
         // The pooled frame before shrinking, for a step ending on its last frame; at full size
         // the ring holds it.
@@ -224,7 +228,8 @@ class VecEnv {
     }
 
     // After a step: each env's newest frame onto its stack, max-pooled unless its episode
-    // restarted in the step (then its stack restarts too: zeros, then the frame), or where
+    // restarted in the step (then its stack restarts too: zeros, then the frame; not where the
+    // game resumed after a lost life, StepConfig.resume_after_life), or where
     // the step ended the episode AtariVectorEnv's; the stacks into `out`, (N, depth, frame...).
     void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
         Stacks& s = stacks_;
@@ -236,7 +241,17 @@ class VecEnv {
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             s.pooled[i] = s.maxpool && !restarted_[i];
-            const Newest how = restarted_[i] ? Newest::RESTART : at_end(i) ? Newest::END : Newest::OBSERVE;
+            Newest how = restarted_[i] == NEW_EPISODE ? Newest::RESTART
+                         : at_end(i)                    ? Newest::END
+                                                        : Newest::OBSERVE;
+            // EnvPool's step stops at a game over, capturing only the step's last two frames:
+            // ended on its last frame, the frame pooled; on the next-to-last, that frame alone;
+            // earlier, the newest before again.
+            if (s.envpool_end && needs_reset_[i]) {
+                const i32 k = end_frames_[i], f = cfg_.frameskip;
+                if (k < f) s.pooled[i] = 0;
+                if (k < f - 1) how = Newest::END;
+            }
             stack_frame(i, newest, how, thread, o + (size_t)i * s.depth * s.frame_bytes);
         });
         s.newest = newest;
@@ -256,7 +271,8 @@ class VecEnv {
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
             if (m[i]) s.pooled[i] = 0;
-            const Newest how = m[i] ? Newest::RESTART : at_end(i) ? Newest::KEEP : Newest::OBSERVE;
+            const bool ended = (s.vector_env_end || s.envpool_end) && needs_reset_[i];
+            const Newest how = m[i] ? Newest::RESTART : ended ? Newest::KEEP : Newest::OBSERVE;
             stack_frame(i, s.newest, how, thread, o + (size_t)i * s.depth * s.frame_bytes);
         });
     }
@@ -284,6 +300,21 @@ class VecEnv {
         d["lives"] = lives;
         d["frame_number"] = frame;
         d["episode_frame_number"] = episode_frame;
+        return d;
+    }
+
+    // Where each env's episode stands: whether its game is over (ALE's game_over), and the frames
+    // its frame cap has counted (Machine.episode_steps).
+    py::dict episode_state() const {
+        py::array_t<u8> over(n_);
+        py::array_t<i32> steps(n_);
+        for (i32 i = 0; i < n_; ++i) {
+            over.mutable_data()[i] = machines_[i].game.terminal;
+            steps.mutable_data()[i] = machines_[i].episode_steps;
+        }
+        py::dict d;
+        d["game_over"] = over;
+        d["episode_steps"] = steps;
         return d;
     }
 
@@ -383,7 +414,8 @@ class VecEnv {
     struct Stacks {
         std::unique_ptr<Observer> observer;   // null: the stacks hold RAMs
         i32 depth = 1, frame_bytes = 0, newest = 0, held_bytes = 0;
-        bool maxpool = false, vector_env_end = false;
+        bool maxpool = false, vector_env_end = false, envpool_end = false;
+        bool fill = false;        // a restarted stack holds its first frame throughout (EnvPool's), not zeros
         std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1 or vector_env_end
         std::vector<u8> pooled;   // whether each env's newest frame is max-pooled
         std::vector<u8> held;     // [env][held_bytes]: the newest frame, pooled, before shrinking
@@ -436,7 +468,8 @@ class VecEnv {
         else if (how != Newest::KEEP) observe_into(ring + newest * bytes);
         for (i32 k = 1; k <= s.depth; ++k) {   // oldest first: the slot after the newest
             const i32 slot = (newest + k) % s.depth;
-            if (restart && slot != newest) std::memset(ring + slot * bytes, 0, bytes);
+            if (restart && slot != newest && s.fill) std::memcpy(ring + slot * bytes, ring + newest * bytes, bytes);
+            else if (restart && slot != newest) std::memset(ring + slot * bytes, 0, bytes);
             std::memcpy(out + (size_t)(k - 1) * bytes, ring + slot * bytes, bytes);
         }
     }
@@ -447,7 +480,7 @@ class VecEnv {
     // next-to-last (`previous` and `dst` may be one slot).
     void end_frame(i32 i, const u8* previous, u8* dst) {
         const Stacks& s = stacks_;
-        if (!(s.maxpool && ended_on_last_[i])) {
+        if (!(s.maxpool && end_frames_[i] == cfg_.frameskip)) {
             if (dst != previous) std::memcpy(dst, previous, s.frame_bytes);
             return;
         }
@@ -483,8 +516,8 @@ class VecEnv {
     std::vector<u8> screens_;
     std::vector<EnvRng> rng_;
     std::vector<u8> needs_reset_;
-    std::vector<u8> restarted_;      // whether each env's last step started a new episode
-    std::vector<u8> ended_on_last_;  // whether it ended its episode on its last frame
+    std::vector<u8> restarted_;      // what each env's last step began: NEW_EPISODE, RESUME_GAME or PLAYING
+    std::vector<i32> end_frames_;    // where it ended its episode, the frames it ran (else 0)
     std::vector<u8> short_frames_;   // env_step's prediction: the next step draws every frame at once
     std::vector<Machine> pool_;
     std::vector<u8> pool_screens_;

@@ -59,6 +59,23 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
     return mode
 
 
+CONVENTIONS = ("AtariVectorEnv", "EnvPool")
+
+
+def _check_conventions(conventions, noop_max: int, episodic_life, autoreset_mode: AutoresetMode) -> bool:
+    """Whether episodes start, end and (under episodic_life) resume after a lost life as EnvPool's."""
+    if conventions not in CONVENTIONS:
+        raise ValueError(f"conventions must be one of {CONVENTIONS}, got {conventions!r}")
+    envpool = conventions == "EnvPool"
+    if envpool and noop_max < 1:
+        raise ValueError(f"conventions='EnvPool' starts episodes after 1 .. noop_max frames: noop_max must be at "
+                         f"least 1, got {noop_max}")
+    if envpool and episodic_life and autoreset_mode != AutoresetMode.NEXT_STEP:
+        raise ValueError("conventions='EnvPool' with episodic_life resumes the game at the step after a lost life: "
+                         f"autoreset_mode must be 'NextStep', got {autoreset_mode.value!r}")
+    return envpool
+
+
 def _check_image_size(game: Game, height, width) -> tuple[int, int]:
     """Frames shrink as OpenCV's resize with INTER_AREA shrinks them (kernels/env/resize.h);
     None: the game's own size."""
@@ -198,6 +215,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
       use_fire_reset     FIRE at each reset, where the action set has it
       episodic_life      a lost life ends the episode (and restarts the game, as AtariVectorEnv)
       life_loss_info     a lost life sets terminated; the game goes on
+      conventions        "AtariVectorEnv" (as above), or "EnvPool", those of EnvPool's Atari env
+                         (cule.envpool): episodes start after 1 .. noop_max frames, NOOPs then
+                         FIRE (use_fire_reset), their stacks filled with the first frame; under
+                         episodic_life a lost life does not cut the step short, and the next
+                         step resumes the same game after such a start, the stack kept
+                         (NextStep autoreset only); the step that ends an episode shows
+                         EnvPool's frame (unless show_end_frame)
       max_num_frames_per_episode  truncation after this many frames (0: none)
       autoreset_mode     "NextStep" or "SameStep" (above)
       mode, difficulty   the game's mode and difficulty (default: its own)
@@ -242,7 +266,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
-                 show_end_frame: bool = False, **unknown):
+                 show_end_frame: bool = False, conventions: str = "AtariVectorEnv", **unknown):
         # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
         self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
@@ -285,12 +309,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                       _check_positive_int("num_threads", num_threads))
 
         self._make_spaces(full_action_space)
+        envpool = _check_conventions(conventions, noop_max, episodic_life, self.autoreset_mode)
+        fire = bool(use_fire_reset) and FIRE in self.action_set
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 max_num_frames_per_episode, self.game.legal_actions, bool(episodic_life),
-                                bool(life_loss_info))
+                                bool(life_loss_info), noop_max if envpool and episodic_life else 0, fire)
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
-                                           self.stack_num, self.maxpool, bool(show_end_frame))
-        pool = self._make_reset_pool(rom_path, bool(use_fire_reset), noop_max)
+                                           self.stack_num, self.maxpool, bool(show_end_frame), envpool)
+        pool = self._make_reset_pool(rom_path, fire, noop_max, envpool)
         self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
@@ -331,11 +357,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         bound = 1 if self.reward_clipping else np.iinfo(np.int32).max
         self.reward_space = UniformBox(-bound, bound, (), np.int32)
 
-    def _make_reset_pool(self, rom_path: str | None, use_fire_reset: bool, noop_max: int) -> np.ndarray:
+    def _make_reset_pool(self, rom_path: str | None, fire: bool, noop_max: int, envpool: bool) -> np.ndarray:
         """The states episodes start from (cule.reset), made once from the ROM; sets self._spec."""
         console, self._spec = make_console(self.game, load_rom(self.game, rom_path))
-        pool = reset_pool(console, self.game, self.mode, self.difficulty,
-                          fire=use_fire_reset and FIRE in self.action_set, noop_max=noop_max)
+        pool = reset_pool(console, self.game, self.mode, self.difficulty, fire, noop_max, envpool)
         self._post_reset_state = pool[0]
         return pool
 
@@ -420,6 +445,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def get_ram(self) -> torch.Tensor:
         """The 128 RAM bytes of every environment, (N, 128) uint8."""
         return self._backend.ram()
+
+    @_one_thread_at_a_time
+    @_after_reset
+    def episode_state(self) -> dict[str, torch.Tensor]:
+        """Where each env's episode stands, on the env's device: "game_over" (bool: ALE's
+        game_over, which a lost life under episodic_life is not) and "episode_steps" (int32: the
+        frames max_num_frames_per_episode counts)."""
+        return self._backend.episode_state()
 
     @_one_thread_at_a_time
     @_after_reset

@@ -200,15 +200,19 @@ def ale_reset(console, game: Game, mode: int, difficulty: int) -> None:
             console.frame(action)
 
 
-def reset_pool(console, game: Game, mode: int, difficulty: int, fire: bool, noop_max: int) -> np.ndarray:
+def reset_pool(console, game: Game, mode: int, difficulty: int, fire: bool, noop_max: int,
+               envpool: bool = False) -> np.ndarray:
     """The states every episode starts from, (K, state size): ALE's post-reset state as gymnasium's
     reset(seed=...) and AtariVectorEnv make it (loadROM resets into the default mode, then
     reset_game resets again into the chosen mode on the same console: RAM and frame counter carry
     over, and 12 games end up elsewhere than after loadROM alone), then AtariVectorEnv's no-op
     starts: FIRE once where `fire`, then 0 .. noop_max - 1 NOOP frames in all, the FIRE frame
-    counting as one of them, a state after each."""
+    counting as one of them, a state after each. `envpool`: EnvPool's no-op starts instead,
+    1 .. noop_max frames, NOOP but the last one FIRE where `fire`."""
     ale_reset(console, game, game.default_mode, game.default_difficulty)
     ale_reset(console, game, mode, difficulty)
+    if envpool:
+        return _envpool_starts(console, fire, noop_max)
     if fire:
         act(console, FIRE)
     pool = [console.state()]
@@ -216,4 +220,19 @@ def reset_pool(console, game: Game, mode: int, difficulty: int, fire: bool, noop
         console.frame(NOOP)
         console.count_frame()
         pool.append(console.state())
+    return np.stack(pool)
+
+
+def _envpool_starts(console, fire: bool, noop_max: int) -> np.ndarray:
+    """A state after each of 1 .. noop_max frames played: NOOPs, then FIRE where `fire`."""
+    pool = []
+    for _ in range(noop_max):
+        if fire:
+            noops = console.state()
+            act(console, FIRE)
+            pool.append(console.state())
+            console.set_state(noops)
+        act(console, NOOP)
+        if not fire:
+            pool.append(console.state())
     return np.stack(pool)

@@ -122,7 +122,7 @@ def test_launches_are_packed_by_parameter_name_from_the_kernels_declarations():
     declaration of them): the order is the file's, a name missing or unknown, a tensor of another
     element type or a value out of its type's range is refused, naming it."""
     assert [p for p, _ in cuda.KERNEL_PARAMETERS["cule_area_axes"]] == ["axes", "screen_height", "height", "width"]
-    assert cuda.KERNEL_PARAMETERS["cule_redo"][4] == ("config", "StepConfig*")
+    assert cuda.KERNEL_PARAMETERS["cule_redo"][7] == ("config", "StepConfig*")
     axes = torch.zeros(_core.AREA_AXES_BYTES, dtype=torch.uint8)
     packed = cuda.pack_args("cule_area_axes", dict(width=84, height=80, screen_height=210, axes=axes))
     assert packed == (np.uint64(axes.data_ptr()), 210, 80, 84) and [type(a) for a in packed[1:]] == [np.int32] * 3
@@ -145,7 +145,7 @@ def test_the_kernels_step_config_is_the_cpu_backends():
     (make_step_config), at the offsets the layout check compares with NVRTC's."""
     game = get_game("pong")
     spec = _core.GameSpec(load_rom(game), game.index)
-    config = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)
+    config = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True)
     at = _core.layout()
     assert config.dtype == np.uint8 and len(config) == at["step_config"]
 
@@ -156,8 +156,14 @@ def test_the_kernels_step_config_is_the_cpu_backends():
     assert field("paddle_max", np.int32) == game.paddle_max and field("frameskip", np.int32) == 4
     assert field("repeat_threshold", np.uint64) == _core.repeat_threshold(0.25) == 2**30
     assert (field("max_episode_frames", np.int32), field("legal_actions", np.uint32)) == (108_000, 0b101)
-    assert (field("episodic_life", np.uint8), field("life_loss_info", np.uint8)) == (1, 0)
-    assert np.array_equal(config, _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False)), "padding zeroed"
+    # EnvPool's episodic life (resume_noop_max) in place of AtariVectorEnv's
+    assert (field("episodic_life", np.uint8), field("life_loss_info", np.uint8)) == (0, 0)
+    assert (field("resume_noop_max", np.uint16), field("resume_fire", np.uint8)) == (30, 1)
+    plain = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 0, True)
+    at_life = at["step_config_episodic_life"]
+    assert plain[at_life] == 1 and plain[at["step_config_resume_noop_max"]] == 0
+    assert np.array_equal(config, _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True)), \
+        "padding zeroed"
 
 
 def test_host_kernels_are_the_cuda_entry_points():

@@ -13,7 +13,8 @@ the StepSettings and the ObservationSettings, then what runs them:
                                   no env steps where the one-byte `skip` is set (rewards 0, flags off)
     advance_stacks()              after a step: each env's newest observation onto its stack,
                                   max-pooled unless its episode restarted in the step (its stack
-                                  then restarts: zeros, then the frame), AtariVectorEnv's where the
+                                  then restarts: zeros, then the frame, or filled with it; not
+                                  where its game resumed after a lost life), AtariVectorEnv's where the
                                   step ended the episode (unless show_end_frame); the stacks
                                   (N, stack_num, ...)
     restart_stacks(mask)          after a reset: the masked envs' stacks restart, the others'
@@ -21,6 +22,8 @@ the StepSettings and the ObservationSettings, then what runs them:
                                   the stacks
     observe(grey, pooled, h, w)   the current frames, (N, h, w[, 3]) uint8 (for render)
     pending_resets()              the envs whose next step starts a new episode (bool)
+    episode_state()               each env's game_over (bool) and episode_steps (int32: the frames
+                                  its frame cap has counted)
     ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)
     device, asynchronous          where the tensors live; whether the host never waits for a step
                                   (then CuleEnv checks device actions and resets ended episodes
@@ -47,6 +50,8 @@ class StepSettings:
     legal_actions: tuple[int, ...]     # ALE plays these; the others as NOOP
     episodic_life: bool
     life_loss_info: bool
+    resume_noop_max: int = 0           # EnvPool's episodic life: the game resumes after no-ops
+    resume_fire: bool = False          # ... the last of them FIRE
 
     @property
     def legal_action_mask(self) -> int:
@@ -58,7 +63,8 @@ class ObservationSettings:
     """What an observation is: a stack of the last stack_num frames (grey or RGB, height x width,
     max-pooled over a step's last two frames where maxpool is set) or RAMs. show_end_frame: the
     step that ends an episode shows the frame it ended on (ale-py's AtariEnv), else what
-    AtariVectorEnv shows (kernels/env/observe.h)."""
+    AtariVectorEnv shows (kernels/env/observe.h). envpool: EnvPool's instead, and a new episode's
+    stack holds its first frame throughout, where AtariVectorEnv's has zeros before it."""
 
     ram: bool
     grey: bool
@@ -67,11 +73,17 @@ class ObservationSettings:
     stack_num: int
     maxpool: bool
     show_end_frame: bool
+    envpool: bool = False
 
     @property
     def vector_env_end(self) -> bool:
         """Whether the step that ends an episode shows AtariVectorEnv's frame (pixels only)."""
-        return not (self.ram or self.show_end_frame)
+        return not (self.ram or self.show_end_frame or self.envpool)
+
+    @property
+    def envpool_end(self) -> bool:
+        """Whether the step that ends an episode shows EnvPool's frame (pixels only)."""
+        return self.envpool and not (self.ram or self.show_end_frame)
 
     @property
     def frame_shape(self) -> tuple[int, ...]:

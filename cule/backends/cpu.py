@@ -20,10 +20,11 @@ class CpuBackend:
         s = settings
         self._vec = _core.VecEnv(spec, s.num_envs, s.frameskip,
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
-                                s.episodic_life, s.life_loss_info, num_threads)
+                                s.episodic_life, s.life_loss_info, s.resume_noop_max, s.resume_fire, num_threads)
         self._vec.set_pool(pool)
         o = observations
-        self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool, o.vector_env_end)
+        self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool, o.vector_env_end,
+                             o.envpool_end, o.envpool)
         self._stack_shape = (self.num_envs, o.stack_num, *o.frame_shape)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
         # something needs it: kernels/env/env.h, LastStep).
@@ -92,6 +93,11 @@ class CpuBackend:
 
     def info(self) -> dict[str, torch.Tensor]:
         return {k: torch.from_numpy(v) for k, v in self._vec.info().items()}
+
+    def episode_state(self) -> dict[str, torch.Tensor]:
+        state = self._vec.episode_state()
+        return {"game_over": torch.from_numpy(state["game_over"].view(bool)),
+                "episode_steps": torch.from_numpy(state["episode_steps"])}
 
     def get_states(self) -> torch.Tensor:
         return torch.from_numpy(self._vec.get_states())

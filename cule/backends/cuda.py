@@ -214,7 +214,8 @@ class CudaBackend:
         s = settings   # the kernels' StepConfig, made by the core module as the CPU backend makes it
         self._config = torch.from_numpy(_core.step_config(spec, s.frameskip, s.repeat_action_probability,
                                                          s.max_episode_frames, s.legal_action_mask, s.episodic_life,
-                                                         s.life_loss_info)).to(self.device)
+                                                         s.life_loss_info, s.resume_noop_max,
+                                                         s.resume_fire)).to(self.device)
         # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.
@@ -234,12 +235,14 @@ class CudaBackend:
                         for _ in range(observations.stack_num)]
         self._pooled = torch.zeros(n, dtype=torch.bool, device=self.device)      # newest observation max-pooled
         self._restarted = torch.zeros(n, dtype=torch.bool, device=self.device)   # last step began an episode
+        self._new_game = torch.zeros(n, dtype=torch.bool, device=self.device)    # ... not resuming its game
         # AtariVectorEnv's frame on the step that ends an episode (kernels/env/observe.h): which
         # envs' last step ended theirs on its last frame, and under max-pooling of shrunk frames
         # each env's frame before the step, pooled before shrinking (at full size the stack holds
         # it): cule_hold_frames keeps it for the envs a split step ends, the one kernel each step.
         self._frameskip = settings.frameskip
         self._ended_on_last = torch.zeros(n, dtype=torch.bool, device=self.device)
+        self._end_frames = torch.zeros(n, dtype=torch.int32, device=self.device)   # ... its frames, for EnvPool's
         # cule_observe's sources where every env's frame comes from its buffers (FROM_FRAMES).
         self._from_frames = torch.zeros(n, dtype=torch.uint8, device=self.device)
         o = observations
@@ -277,11 +280,14 @@ class CudaBackend:
         truncated = torch.empty(n, dtype=torch.bool, device=self.device)
         skip = self._u8(skip)
         self._restarted = self._needs_reset.bool()
-        tracks_end = self._observations.vector_env_end and self._observations.maxpool
-        steps_before = self._int32_field("episode_steps") if tracks_end else None
+        self._new_game = self._needs_reset == _core.NEW_EPISODE
+        o = self._observations
+        tracks_end = (o.vector_env_end and o.maxpool) or o.envpool_end
+        frames_before = self._int32_field("episode_frame_number") if tracks_end else None
         out = self._step(actions, skip, rewards, terminated, truncated)
-        if tracks_end:
-            stepped = self._int32_field("episode_steps") - steps_before
+        if tracks_end:   # the frames each step that ended an episode ran
+            stepped = self._int32_field("episode_frame_number") - frames_before
+            self._end_frames = torch.where(self._needs_reset.bool(), stepped, 0)
             self._ended_on_last = self._needs_reset.bool() & (stepped == self._frameskip)
         return out
 
@@ -308,21 +314,31 @@ class CudaBackend:
             self._launch("cule_render_by_clock", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render, warps=True)
         else:
             self._launch("cule_render", n * TIA_LOG_FRAMES, RENDER_BLOCK, **render)
-        self._launch("cule_redo", n, STEP_BLOCK, **render, rom=self._rom, config=self._config)
+        self._launch("cule_redo", n, STEP_BLOCK, **render, machines=self._machines, rng=self._rng,
+                     needs_reset=self._needs_reset, rom=self._rom, config=self._config)
         return rewards, terminated, truncated
 
     def advance_stacks(self) -> torch.Tensor:
         self._pooled = ~self._restarted if self._observations.maxpool else torch.zeros_like(self._restarted)
         # An env whose step ended its episode is waiting for its reset (a reset step is not).
-        ended = self._needs_reset.bool() if self._observations.vector_env_end else None
-        self._recent = self._recent[1:] + [self._observe_newest(ended)]
-        self._clear_older(self._restarted)
+        if self._observations.envpool_end:
+            # EnvPool's step stops at a game over, capturing only the step's last two frames: ended
+            # on its last frame, the frame pooled; on the next-to-last, that frame alone; earlier,
+            # the newest before again.
+            f = self._frameskip
+            self._pooled &= ~((self._end_frames > 0) & (self._end_frames < f))
+            newest = self._observe_newest((self._end_frames > 0) & (self._end_frames < f - 1), repeat_only=True)
+        else:
+            newest = self._observe_newest(self._needs_reset.bool() if self._observations.vector_env_end else None)
+        self._recent = self._recent[1:] + [newest]
+        self._clear_older(self._new_game)
         return torch.stack(self._recent, dim=1)
 
     def restart_stacks(self, mask: torch.Tensor) -> torch.Tensor:
         self._pooled &= ~mask
         # The newest frame may have been handed out: a new one, AtariVectorEnv's end kept.
-        kept = self._needs_reset.bool() if self._observations.vector_env_end else None
+        o = self._observations
+        kept = self._needs_reset.bool() if o.vector_env_end or o.envpool_end else None
         self._recent[-1] = self._observe_newest(kept, repeat_only=True)
         self._clear_older(mask)
         return torch.stack(self._recent, dim=1)
@@ -344,6 +360,10 @@ class CudaBackend:
 
     def info(self) -> dict[str, torch.Tensor]:
         return {name: self._int32_field(name) for name in ("lives", "frame_number", "episode_frame_number")}
+
+    def episode_state(self) -> dict[str, torch.Tensor]:
+        at = self._layout["terminal"]
+        return {"game_over": self._machines[:, at].bool(), "episode_steps": self._int32_field("episode_steps")}
 
     def get_states(self) -> torch.Tensor:
         return torch.cat([self._machines, self._screens], dim=1)
@@ -404,11 +424,14 @@ class CudaBackend:
         return out
 
     def _clear_older(self, envs: torch.Tensor) -> None:
-        """Zeros in the older frames of the masked envs' stacks, written in place: they are never
-        handed out."""
+        """Zeros (EnvPool's stacks: the newest frame) in the older frames of the masked envs'
+        stacks, written in place: they are never handed out."""
         where = envs.view(-1, *([1] * len(self._observations.frame_shape)))
         for older in self._recent[:-1]:
-            older.masked_fill_(where, 0)
+            if self._observations.envpool:
+                torch.where(where, self._recent[-1], older, out=older)
+            else:
+                older.masked_fill_(where, 0)
 
     def _check(self, states: torch.Tensor, what: str) -> None:
         """Refuses states that are not of this game or have a field out of range (the CPU backend's

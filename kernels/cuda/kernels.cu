@@ -102,13 +102,16 @@ extern "C" __global__ void cule_render_by_clock(const RenderJob* jobs, u8* scree
     render_frame<true>(jobs, screens, screen_height, skip, num_envs);
 }
 
-// The render pass, other half: the few steps the log cannot draw run again, drawing. A kernel of
-// its own keeps the emulator's registers out of cule_render.
-extern "C" __global__ void cule_redo(const RenderJob* jobs, u8* screens, i32 screen_height, const u8* rom,
-                                     const StepConfig* config, const u8* skip, i32 num_envs) {
+// The render pass, other half: the few steps the log cannot draw run again, drawing, and the
+// games that resume after a lost life (env.h, redo_step). A kernel of its own keeps the
+// emulator's registers out of cule_render.
+extern "C" __global__ void cule_redo(const RenderJob* jobs, Machine* machines, u8* screens, i32 screen_height,
+                                     EnvRng* rng, u8* needs_reset, const u8* rom, const StepConfig* config,
+                                     const u8* skip, i32 num_envs) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs || *skip || !jobs[i].redo) return;
-    redo_step(jobs[i], env_screens(screens, i, screen_height), rom, load_step_config(config));
+    const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
+    redo_step(jobs[i], env, rom, load_step_config(config));
 }
 
 // Between the state and render passes of a split step, where the step ended an env's episode

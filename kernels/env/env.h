@@ -34,7 +34,16 @@ struct StepConfig {
     u32 legal_actions;        // bit a: ALE plays action a; illegal ones become NOOP
     u8 episodic_life;         // a lost life ends the step and the episode (AtariVectorEnv's)
     u8 life_loss_info;        // a lost life sets terminated, the game goes on
+    // EnvPool's episodic life instead, where not 0: a lost life ends the episode but not the
+    // step, and the next step resumes the same game after 1 .. resume_noop_max frames of NOOP
+    // (the last one FIRE where resume_fire).
+    u8 resume_fire;
+    u16 resume_noop_max;
 };
+
+// What an environment's next step does (EnvSlot.needs_reset): play, start a new episode from the
+// reset pool, or go on with the game after a lost life (StepConfig.resume_noop_max).
+enum : u8 { PLAYING = 0, NEW_EPISODE = 1, RESUME_GAME = 2 };
 
 struct StepResult {
     i32 reward;
@@ -96,7 +105,7 @@ inline u64 repeat_threshold(double p) {
 #ifndef __CUDACC_RTC__
 inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, double repeat_action_probability,
                                    i32 max_episode_frames, u32 legal_actions, bool episodic_life,
-                                   bool life_loss_info) {
+                                   bool life_loss_info, u16 resume_noop_max, bool resume_fire) {
     StepConfig cfg;
     __builtin_memset(&cfg, 0, sizeof cfg);
     cfg.game = game;
@@ -110,8 +119,10 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
     cfg.repeat_threshold = repeat_threshold(repeat_action_probability);
     cfg.max_episode_frames = max_episode_frames;
     cfg.legal_actions = legal_actions;
-    cfg.episodic_life = episodic_life;
+    cfg.episodic_life = episodic_life && !resume_noop_max;
     cfg.life_loss_info = life_loss_info;
+    cfg.resume_noop_max = episodic_life ? resume_noop_max : 0;
+    cfg.resume_fire = resume_fire;
     return cfg;
 }
 #endif
@@ -161,9 +172,32 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
 
 // A step's flags from the machine after its frames; whether the next step starts an episode.
 CULE_HD void finish_step(const Machine& m, const StepConfig& cfg, bool life_lost, StepResult& out, u8& needs_reset) {
-    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life) && life_lost);
+    const bool resumes = cfg.resume_noop_max && life_lost;
+    out.terminated = m.game.terminal || ((cfg.life_loss_info || cfg.episodic_life || cfg.resume_noop_max) && life_lost);
     out.truncated = !out.terminated && episode_truncated(m, cfg);
-    needs_reset = m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost);
+    needs_reset = m.game.terminal || episode_truncated(m, cfg) ? NEW_EPISODE
+                  : resumes                                    ? RESUME_GAME
+                  : cfg.episodic_life && life_lost             ? NEW_EPISODE
+                                                               : PLAYING;
+}
+
+// EnvPool's reset after a lost life (StepConfig.resume_noop_max): the same game goes on after
+// 1 .. resume_noop_max frames, NOOP but the last FIRE where resume_fire, with sticky actions as in
+// a step; nothing is rewarded. Every frame is drawn: the frame shown then needs no pooling, and
+// rows a frame leaves show the buffers as ALE's. As EnvPool's steps, these frames do not count
+// towards the frame cap. A game that ends in them starts a new episode at the next step.
+CULE_HD void resume_game(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8& needs_reset) {
+    const i32 frames = (i32)(rng_u32(rng) % cfg.resume_noop_max) + 1;
+    for (i32 f = 0; f < frames && !m.game.terminal; ++f) {
+        const u8 action = cfg.resume_fire && f == frames - 1 ? (u8)FIRE : (u8)NOOP;
+        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
+        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
+        const u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
+        ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        m.frame_number = count_up(m.frame_number);
+        m.episode_frame_number = count_up(m.episode_frame_number);
+    }
+    needs_reset = m.game.terminal ? NEW_EPISODE : PLAYING;
 }
 
 // The frames a step shows: its last two (the observation and the one it is max-pooled with).
@@ -211,6 +245,11 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
     u8* screen = env.screens;
     EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
+    if (env.needs_reset == RESUME_GAME) {   // drawing every frame over both buffers as ALE's
+        if (last) redraw_behind_buffer(*last, screen, rom, cfg);
+        resume_game(m, screen, rng, rom, cfg, env.needs_reset);
+        return out;
+    }
     if (env.needs_reset) {   // the step after an episode's end returns the next episode's first frame
         env_reset(env, pool, true);
         if (last) last->buffer_behind = 0;
@@ -245,6 +284,9 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
 
 // What the state-update pass leaves the render pass for one environment: the log of the frames
 // the step shows and the step's start, run again where the log cannot give ALE's pixels (`redo`).
+// RenderJob.action of a step that resumed a game after a lost life (no ALE action is 255).
+constexpr u8 RESUME_JOB = 255;
+
 struct RenderJob {
     TiaLog log;
     Machine start;
@@ -266,8 +308,13 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     tia_log_clear(job.log);
     job.redo = 0;
     CULE_TRACE_EVENT(STEP, env.needs_reset, 0, 0);
-    if (env.needs_reset) {   // the reset copies its frames from the pool: nothing to draw
+    if (env.needs_reset == NEW_EPISODE) {   // the reset copies its frames from the pool: nothing to draw
         env_reset(env, pool, true);
+        return out;
+    }
+    if (env.needs_reset == RESUME_GAME) {   // rare: left to the render pass, which draws it (redo_step)
+        job.action = RESUME_JOB;
+        job.redo = 1;
         return out;
     }
     // The start goes to the job before it is known to be needed: a copy held through the frames
@@ -285,15 +332,18 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
 }
 
 // A step the log cannot draw, run again from its start drawing every frame (the machine it
-// reaches is the state-update pass's).
-CULE_HD void redo_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
-    redo_step(job.start, job.start_rng, job.action, 0, screen, rom, cfg);
+// reaches is the state-update pass's); or a game resumed after a lost life, which the state
+// pass leaves to this pass (its frames would cost the state kernels registers), run here on the
+// env itself, drawing.
+CULE_HD void redo_step(const RenderJob& job, EnvSlot env, const u8* rom, const StepConfig& cfg) {
+    if (job.action == RESUME_JOB) resume_game(env.machine, env.screens, env.rng, rom, cfg, env.needs_reset);
+    else redo_step(job.start, job.start_rng, job.action, 0, env.screens, rom, cfg);
 }
 
 // The render pass of one environment's step (the GPU runs its two halves as two kernels).
-CULE_HD void render_step(const RenderJob& job, u8* screen, const u8* rom, const StepConfig& cfg) {
-    if (job.redo) redo_step(job, screen, rom, cfg);
-    else tia_replay(job.log, screen);
+CULE_HD void render_step(const RenderJob& job, EnvSlot env, const u8* rom, const StepConfig& cfg) {
+    if (job.redo) redo_step(job, env, rom, cfg);
+    else tia_replay(job.log, env.screens);
 }
 
 // States are copied, compared and moved between backends as bytes: every byte must be a member.
@@ -315,6 +365,7 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(rng, sizeof(EnvRng))                                                                        \
     X(ram, (const u8*)m.console.riot.ram - base)                                                  \
     X(lives, (const u8*)&m.game.lives - base)                                                     \
+    X(terminal, (const u8*)&m.game.terminal - base)                                               \
     X(frame_number, (const u8*)&m.frame_number - base)                                            \
     X(episode_frame_number, (const u8*)&m.episode_frame_number - base)                            \
     X(episode_steps, (const u8*)&m.episode_steps - base)                                          \
@@ -329,7 +380,9 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(step_config_max_episode_frames, (const u8*)&cfg->max_episode_frames - base)                 \
     X(step_config_legal_actions, (const u8*)&cfg->legal_actions - base)                           \
     X(step_config_episodic_life, (const u8*)&cfg->episodic_life - base)                           \
-    X(step_config_life_loss_info, (const u8*)&cfg->life_loss_info - base)
+    X(step_config_life_loss_info, (const u8*)&cfg->life_loss_info - base)                         \
+    X(step_config_resume_fire, (const u8*)&cfg->resume_fire - base)                               \
+    X(step_config_resume_noop_max, (const u8*)&cfg->resume_noop_max - base)
 
 #define CULE_COUNT_FIELD(name, value) +1
 enum : i32 { NUM_LAYOUT_FIELDS = 0 CULE_FOR_EACH_LAYOUT_FIELD(CULE_COUNT_FIELD) };
