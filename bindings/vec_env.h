@@ -229,7 +229,7 @@ class VecEnv {
 
     // After a step: each env's newest frame onto its stack, max-pooled unless its episode
     // restarted in the step (then its stack restarts too: zeros, then the frame; not where the
-    // game resumed after a lost life, StepConfig.resume_after_life), or where
+    // game resumed after a lost life, StepConfig.resume_noop_max), or where
     // the step ended the episode AtariVectorEnv's; the stacks into `out`, (N, depth, frame...).
     void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
         Stacks& s = stacks_;
@@ -416,7 +416,7 @@ class VecEnv {
         i32 depth = 1, frame_bytes = 0, newest = 0, held_bytes = 0;
         bool maxpool = false, vector_env_end = false, envpool_end = false;
         bool fill = false;        // a restarted stack holds its first frame throughout (EnvPool's), not zeros
-        std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1 or vector_env_end
+        std::vector<u8> ring;     // [env][slot][frame_bytes], where depth > 1 or either end needs it
         std::vector<u8> pooled;   // whether each env's newest frame is max-pooled
         std::vector<u8> held;     // [env][held_bytes]: the newest frame, pooled, before shrinking
     };

@@ -14,9 +14,9 @@ the StepSettings and the ObservationSettings, then what runs them:
     advance_stacks()              after a step: each env's newest observation onto its stack,
                                   max-pooled unless its episode restarted in the step (its stack
                                   then restarts: zeros, then the frame, or filled with it; not
-                                  where its game resumed after a lost life), AtariVectorEnv's where the
-                                  step ended the episode (unless show_end_frame); the stacks
-                                  (N, stack_num, ...)
+                                  where its game resumed after a lost life), AtariVectorEnv's (or
+                                  EnvPool's) where the step ended the episode (unless
+                                  show_end_frame); the stacks (N, stack_num, ...)
     restart_stacks(mask)          after a reset: the masked envs' stacks restart, the others'
                                   newest observation is taken again (kept where an episode ended);
                                   the stacks

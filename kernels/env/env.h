@@ -308,13 +308,13 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     tia_log_clear(job.log);
     job.redo = 0;
     CULE_TRACE_EVENT(STEP, env.needs_reset, 0, 0);
-    if (env.needs_reset == NEW_EPISODE) {   // the reset copies its frames from the pool: nothing to draw
-        env_reset(env, pool, true);
-        return out;
-    }
-    if (env.needs_reset == RESUME_GAME) {   // rare: left to the render pass, which draws it (redo_step)
-        job.action = RESUME_JOB;
-        job.redo = 1;
+    if (env.needs_reset) {
+        if (env.needs_reset == RESUME_GAME) {   // rare: left to the render pass, which draws it (redo_step)
+            job.action = RESUME_JOB;
+            job.redo = 1;
+        } else {   // the reset copies its frames from the pool: nothing to draw
+            env_reset(env, pool, true);
+        }
         return out;
     }
     // The start goes to the job before it is known to be needed: a copy held through the frames
