@@ -14,8 +14,9 @@ info["env_id"] and info["players"]["env_id"]; env i seeded with seed + i. env_ty
 the API EnvPool's gym envs had before 1.0 (reset() returns observations alone, step() four values,
 info["TimeLimit.truncated"]), which CleanRL's EnvPool scripts are written for; "gymnasium" gives
 EnvPool's gymnasium API. As in EnvPool, `observation_space` and `action_space` are one env's.
-Beyond EnvPool's options: `device` (cule's: by default the GPU where there is one) and `output`
-("numpy", EnvPool's, or "torch": tensors on the device, nothing copied to the host).
+Beyond EnvPool's options: `device` (cule's: by default the GPU where there is one), `output`
+("numpy", EnvPool's, or "torch": tensors on the device, nothing copied to the host) and `backend`
+(cule's: "cuda" with device "cpu" runs the GPU's kernels on the host).
 
 Underneath, a CuleEnv with conventions="EnvPool" (its starts, resumptions after a lost life,
 filled stacks and end frames). Step for step as EnvPool 1.2.5's where no random draw differs
