@@ -236,13 +236,13 @@ class CudaBackend:
         self._pooled = torch.zeros(n, dtype=torch.bool, device=self.device)      # newest observation max-pooled
         self._restarted = torch.zeros(n, dtype=torch.bool, device=self.device)   # last step began an episode
         self._new_game = torch.zeros(n, dtype=torch.bool, device=self.device)    # ... not resuming its game
-        # AtariVectorEnv's frame on the step that ends an episode (kernels/env/observe.h): which
-        # envs' last step ended theirs on its last frame, and under max-pooling of shrunk frames
-        # each env's frame before the step, pooled before shrinking (at full size the stack holds
-        # it): cule_hold_frames keeps it for the envs a split step ends, the one kernel each step.
+        # AtariVectorEnv's and EnvPool's frame on the step that ends an episode (observe.h): the
+        # frames each env's last step ran where it ended its episode (else 0), and under
+        # AtariVectorEnv's max-pooling of shrunk frames each env's frame before the step, pooled
+        # before shrinking (at full size the stack holds it): cule_hold_frames keeps it for the
+        # envs a split step ends, the one kernel each step.
         self._frameskip = settings.frameskip
-        self._ended_on_last = torch.zeros(n, dtype=torch.bool, device=self.device)
-        self._end_frames = torch.zeros(n, dtype=torch.int32, device=self.device)   # ... its frames, for EnvPool's
+        self._end_frames = torch.zeros(n, dtype=torch.int32, device=self.device)
         # cule_observe's sources where every env's frame comes from its buffers (FROM_FRAMES).
         self._from_frames = torch.zeros(n, dtype=torch.uint8, device=self.device)
         o = observations
@@ -288,7 +288,6 @@ class CudaBackend:
         if tracks_end:   # the frames each step that ended an episode ran
             stepped = self._int32_field("episode_frame_number") - frames_before
             self._end_frames = torch.where(self._needs_reset.bool(), stepped, 0)
-            self._ended_on_last = self._needs_reset.bool() & (stepped == self._frameskip)
         return out
 
     def _step(self, actions, skip, rewards, terminated, truncated):
@@ -399,7 +398,7 @@ class CudaBackend:
         if ended is not None:
             sources = ended.to(torch.uint8) * _core.END_REPEATED
             if o.maxpool and not repeat_only:
-                sources = torch.where(ended & self._ended_on_last, _core.END_POOLED, sources)
+                sources = torch.where(ended & (self._end_frames == self._frameskip), _core.END_POOLED, sources)
         newest = self._observe(o.grey, self._pooled, o.height, o.width, sources, self._recent[-1], self._held)
         if self._held is not None and not self.split_render:
             # The one kernel draws over the frames before the step: each step keeps its pooled
