@@ -26,6 +26,8 @@ PYBIND11_MODULE(_core, m) {
     m.attr("END_POOLED") = (int)END_POOLED;
     m.attr("NEW_EPISODE") = (int)NEW_EPISODE;   // what a step does next (kernels/env/env.h, EnvSlot.needs_reset)
     m.attr("RESUME_GAME") = (int)RESUME_GAME;
+    m.attr("PADDLE_DELTA") = (int)PADDLE_DELTA;   // a paddle's turn a frame at ALE's full strength
+    m.attr("PADDLE_DELTA_MAX") = (int)PADDLE_DELTA_MAX;
     m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
@@ -85,6 +87,8 @@ PYBIND11_MODULE(_core, m) {
              py::arg("life_loss_info"), py::arg("resume_noop_max"), py::arg("resume_fire"), py::arg("num_threads"))
         .def("set_pool", &VecEnv::set_pool)
         .def("seed", &VecEnv::seed)
+        .def("rngs", &VecEnv::rngs)
+        .def("set_rngs", &VecEnv::set_rngs)
         .def("reset", &VecEnv::reset)
         .def("step", &VecEnv::step)
         .def("screens", &VecEnv::screens)

@@ -69,6 +69,7 @@ class SingleConsole {
         system_reset();
         m_.events_set = 1;   // the ALE environment now owns the inputs
         m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
+        m_.paddle_delta = PADDLE_DELTA;
     }
 
     void system_reset() { system_reset(spec_.display); }
@@ -91,7 +92,10 @@ class SingleConsole {
     }
     void game_reset() { cule::game_reset(spec_.game, m_.game); }
     void game_select_mode(int mode) { cule::game_select_mode(spec_.game, m_.game, mode); }
-    void clear_actions() { m_.action_a = m_.action_b = NOOP; }
+    void clear_actions() {
+        m_.action_a = m_.action_b = NOOP;
+        m_.paddle_delta = PADDLE_DELTA;
+    }
 
     Bytes ram() const { return Bytes(RAM_BYTES, m_.console.riot.ram); }
     Bytes screen() const {

@@ -109,6 +109,7 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     for (i32 p : m.paddle) within("paddle", p, 0, spec.wiring.paddle_max);
     within("action_a", m.action_a, 0, NUM_ACTIONS - 1);
     within("action_b", m.action_b, 0, NUM_ACTIONS - 1);
+    within("paddle_delta", m.paddle_delta, 0, PADDLE_DELTA_MAX);
     within("difficulty", m.difficulty, 0, 3);
     return problem.empty() ? "" : "its field " + problem;
 }

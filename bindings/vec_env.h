@@ -92,6 +92,26 @@ class VecEnv {
         }
     }
 
+    // Each env's random stream (EnvRng: key, counter), (N, 2); and some envs' set back.
+    py::array_t<u64> rngs() const {
+        py::array_t<u64> out({(py::ssize_t)n_, (py::ssize_t)2});
+        for (i32 i = 0; i < n_; ++i) {
+            out.mutable_at(i, 0) = rng_[i].key;
+            out.mutable_at(i, 1) = rng_[i].counter;
+        }
+        return out;
+    }
+    void set_rngs(const py::array_t<u64, py::array::c_style>& rngs,
+                  const py::array_t<i64, py::array::c_style>& env_ids) {
+        if (rngs.ndim() != 2 || rngs.shape(1) != 2 || rngs.shape(0) != env_ids.size())
+            throw std::invalid_argument("rngs must have shape (len(env_ids), 2)");
+        for (py::ssize_t j = 0; j < env_ids.size(); ++j) {
+            const i64 i = env_ids.data()[j];
+            if (i < 0 || i >= n_) throw std::invalid_argument("env id " + std::to_string(i) + " is out of range");
+            rng_[i] = EnvRng{rngs.at(j, 0), rngs.at(j, 1)};
+        }
+    }
+
     // New random streams for the masked environments.
     void seed(const py::array_t<u64, py::array::c_style>& keys, const py::array_t<u8, py::array::c_style>& mask) {
         check_length(keys.size(), "seed keys");
@@ -114,13 +134,15 @@ class VecEnv {
         }
     }
 
-    void step(const py::array_t<u8, py::array::c_style>& actions, py::array_t<i32, py::array::c_style>& rewards,
+    // One step of every env, each given its input (kernels/env/env.h, step_input: ALE's action
+    // and paddle strength).
+    void step(const py::array_t<u32, py::array::c_style>& inputs, py::array_t<i32, py::array::c_style>& rewards,
               py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated) {
-        check_length(actions.size(), "actions");
+        check_length(inputs.size(), "inputs");
         check_length(rewards.size(), "rewards");
         check_length(terminated.size(), "terminated");
         check_length(truncated.size(), "truncated");
-        const u8* a = actions.data();
+        const u32* a = inputs.data();
         i32* r = rewards.mutable_data();
         u8* te = terminated.mutable_data();
         u8* tr = truncated.mutable_data();

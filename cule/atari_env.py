@@ -7,12 +7,14 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium.spaces import Box, Discrete
+import torch
 
 from . import _core
-from .env import CuleEnv
+from .env import CuleEnv, paddle_deltas, step_inputs
 from .games import get_game
 from .spaces import UniformBox
+
+RNG_BYTES = _core.layout()["rng"]   # an env's random stream (EnvRng), after a state cloned with it
 
 # AtariEnv's observation types, as CuleEnv options.
 OBS_TYPES = {"rgb": dict(grayscale=False), "grayscale": dict(grayscale=True), "ram": dict(obs_type="ram")}
@@ -46,13 +48,8 @@ class CuleAtariEnv(gymnasium.Env):
         _check_frameskip(frameskip)
         if sound_obs:
             raise AtariEnvError("sound_obs must be False: cule emulates no sound, got True")
-        if continuous and get_game(game).left == "PADDLES":
-            raise AtariEnvError(f"continuous must be False for {get_game(game).name}: continuous actions move its "
-                                f"paddles by their radius (ALE's paddle strength), which cule does not emulate")
-        # Continuous actions, (radius, angle, fire): the joystick's direction and fire where they
-        # pass the threshold, one of all 18 actions, as AtariEnv maps them.
+        # Continuous actions, (radius, angle, fire), as AtariEnv's (CuleEnv's `continuous`).
         self.continuous, self.continuous_action_threshold = bool(continuous), continuous_action_threshold
-        full_action_space = full_action_space or self.continuous
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be 'rgb_array' or None, got {render_mode!r}")
         # A stochastic frameskip, (low, high): each step plays low .. high - 1 frames, drawn from
@@ -62,14 +59,14 @@ class CuleAtariEnv(gymnasium.Env):
                             repeat_action_probability=repeat_action_probability,
                             full_action_space=full_action_space,
                             max_num_frames_per_episode=max_num_frames_per_episode or 0, output="numpy",
-                            num_threads=1, show_end_frame=True, **OBS_TYPES[obs_type])
+                            num_threads=1, show_end_frame=True, continuous=self.continuous,
+                            continuous_action_threshold=continuous_action_threshold, **OBS_TYPES[obs_type])
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "render_fps": self._env.metadata["render_fps"]}
         self.game = self._env.game
         space = self._env.single_observation_space
         self.observation_space = UniformBox(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
-        self.action_space = (Box(np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32),
-                                 dtype=np.float32) if self.continuous else Discrete(self._env.single_action_space.n))
+        self.action_space = self._env.single_action_space
         self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
         self._action_set = list(self._env.action_set)   # AtariEnv's: ALE's ids of the actions
         self._over = (False, False)   # the last step's terminated and truncated
@@ -87,38 +84,41 @@ class CuleAtariEnv(gymnasium.Env):
         return obs[0, 0], info
 
     def step(self, action):
-        if self.continuous:
-            action = self._joystick(action)
+        if self.continuous and np.shape(action) != (3,):
+            raise ValueError(f"a continuous action is (radius, angle, fire), got shape {np.shape(action)}")
+        actions = np.asarray(action)[None] if self.continuous else np.asarray([action])
+        return self._play(lambda: self._env.step(actions))
+
+    def _play(self, one_step):
+        """A step of `one_step()`s, the env underneath's steps: the frameskip's, or a stochastic
+        one drawn here; those after an episode's end play nothing, as in ALE."""
         steps = 1 if isinstance(self._frameskip, int) else int(self.np_random.integers(*self._frameskip))
         total = 0.0
-        for _ in range(steps):   # the frames after an episode's end play nothing, as in ALE
-            obs, reward, terminated, truncated, info = self._env.step(np.asarray([action]))
+        for _ in range(steps):
+            obs, reward, terminated, truncated, info = one_step()
             total += float(reward[0])
             self._over = (bool(terminated[0]), bool(truncated[0]))
             if any(self._over):
                 break
         return obs[0, 0], total, *self._over, _one(info)
 
-    def _joystick(self, action) -> int:
-        """The action a continuous one (radius, angle, fire) maps to, as AtariEnv maps it."""
-        action = np.asarray(action)
-        if action.shape != (3,):
-            raise ValueError(f"a continuous action is (radius, angle, fire), got shape {action.shape}")
-        r, theta, fire = (float(v) for v in action)
-        x, y, t = r * np.cos(theta), r * np.sin(theta), self.continuous_action_threshold
-        name = ("UP" if y > t else "DOWN" if y < -t else "") + ("RIGHT" if x > t else "LEFT" if x < -t else "")
-        name += "FIRE" if fire > t else ""
-        return _core.ACTION_NAMES.index(name or "NOOP")
-
     def clone_state(self, include_rng: bool = False) -> np.ndarray:
-        """The env's whole state (AtariEnv's clone_state; without the env's random stream, as
-        there without include_rng): give it to restore_state."""
+        """The env's whole state (AtariEnv's clone_state), for restore_state; with include_rng
+        also its random stream (the sticky actions' draws), 16 bytes after the state."""
+        state = self._env.get_states()[0].numpy()
         if include_rng:
-            raise AtariEnvError("clone_state(include_rng=True): a cule state never holds the env's random stream")
-        return self._env.get_states()[0].numpy().copy()
+            state = np.concatenate([state, self._env._backend.rngs()[0].numpy().view(np.uint8)])
+        return state.copy()
 
     def restore_state(self, state: np.ndarray) -> None:
-        self._env.set_states(np.asarray(state)[None])
+        state = np.asarray(state)
+        size = self._env.get_states().shape[1]
+        if state.ndim == 1 and state.dtype == np.uint8 and len(state) == size + RNG_BYTES:
+            state, rng = state[:size], state[size:]
+            self._env.set_states(state[None])
+            self._env._backend.set_rngs(torch.from_numpy(rng.copy().view(np.int64)[None]), np.zeros(1, np.int64))
+        else:
+            self._env.set_states(state[None])
         self._over = (False, False)
 
     def render(self) -> np.ndarray | None:
@@ -240,26 +240,33 @@ class CuleALE:
     def cloneState(self, include_rng: bool = False) -> CuleState:
         return CuleState(self._atari.clone_state(include_rng).tobytes())
 
+    def cloneSystemState(self) -> CuleState:
+        """The state with the env's random stream, as ALE's."""
+        return self.cloneState(include_rng=True)
+
     def restoreState(self, state: CuleState | np.ndarray) -> None:
         data = state.serialize() if isinstance(state, CuleState) else state
         self._atari.restore_state(np.frombuffer(data, dtype=np.uint8) if isinstance(data, bytes) else data)
+
+    def restoreSystemState(self, state: CuleState | np.ndarray) -> None:
+        self.restoreState(state)
 
     def reset_game(self) -> None:
         self._atari.reset()
 
     def act(self, action: int, paddle_strength: float = 1.0) -> int:
-        """One frame of ALE action `action`; its reward."""
+        """One frame of ALE action `action` (any of the 18: one the game does not take plays
+        NOOP, as in ALE), paddles turned at `paddle_strength`; its reward."""
         if self._atari._frameskip != 1:
             raise AtariEnvError(f"ale.act() plays one frame: it needs an env made with frameskip=1 (the "
                                 f"NoFrameskip ids), this one skips {self._atari._frameskip}")
-        if paddle_strength != 1.0:
-            raise AtariEnvError(f"paddle_strength must be 1.0 (cule does not emulate paddle strength), got "
-                                f"{paddle_strength}")
-        actions = self._env.action_set
-        if int(action) not in actions:
-            raise AtariEnvError(f"action {int(action)} is not in this env's action set {list(actions)} "
-                                "(full_action_space=True takes all 18)")
-        return int(self._atari.step(actions.index(int(action)))[1])
+        if not 0 <= int(action) < len(_core.ACTION_NAMES):
+            raise AtariEnvError(f"action {int(action)} is not one of ALE's actions 0..{len(_core.ACTION_NAMES) - 1}")
+        if not np.isfinite(paddle_strength):
+            raise AtariEnvError(f"paddle_strength must be finite, got {paddle_strength}")
+        delta = int(paddle_deltas(torch.tensor([paddle_strength]))[0])
+        inputs = torch.from_numpy(step_inputs([int(action)], delta)).to(self._env.device)
+        return int(self._atari._play(lambda: self._env._step_inputs(inputs))[1])
 
 
 def _into(buffer: np.ndarray | None, value: np.ndarray) -> np.ndarray | None:

@@ -47,7 +47,8 @@ class BatchedEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, batch_size)
         self._results = None   # the last step or reset of all envs: (obs, rewards, terminated, truncated, info)
         self._handed = 0       # how many of its envs recv() has handed out
-        self._actions = np.zeros(n, dtype=np.int64)
+        space = env.single_action_space   # Discrete, or continuous actions' Box
+        self._actions = np.zeros((n, *space.shape), dtype=np.int64 if space.shape == () else space.dtype)
         self._has_action = np.zeros(n, dtype=bool)
         self._last_ids = None
 
@@ -76,7 +77,8 @@ class BatchedEnv(gymnasium.vector.VectorEnv):
         ids = self._last_ids if env_id is None else np.asarray(env_id, dtype=np.int64).reshape(-1)
         if ids is None:
             raise gymnasium.error.ResetNeeded("call reset() or async_reset() before send()")
-        actions = np.asarray(actions.cpu() if hasattr(actions, "cpu") else actions).reshape(-1)
+        actions = np.asarray(actions.cpu() if hasattr(actions, "cpu") else actions)
+        actions = actions.reshape(-1, *self._actions.shape[1:])
         if len(actions) != len(ids) or ids.min(initial=0) < 0 or ids.max(initial=0) >= self.num_envs:
             raise ValueError(f"send takes one action per env id of 0 .. {self.num_envs - 1}, got {len(actions)} "
                              f"actions for env ids {ids.tolist()}")

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 import torch
-from gymnasium.spaces import Discrete
+from gymnasium.spaces import Box, Discrete
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -60,6 +60,38 @@ def _check_autoreset_mode(mode) -> AutoresetMode:
 
 
 CONVENTIONS = ("AtariVectorEnv", "EnvPool")
+
+
+def _continuous_actions() -> np.ndarray:
+    """ALE's id of each joystick position a continuous action gives, indexed (x + 1) * 6 +
+    (y + 1) * 2 + fire, x and y in -1, 0, 1 (left or down, centre, right or up), as ale-py's
+    map_action_idx."""
+    names = _core.ACTION_NAMES
+    table = np.zeros(18, dtype=np.uint8)
+    for x in (-1, 0, 1):
+        for y in (-1, 0, 1):
+            for fire in (0, 1):
+                name = ({1: "UP", -1: "DOWN", 0: ""}[y] + {1: "RIGHT", -1: "LEFT", 0: ""}[x]
+                        + ("FIRE" if fire else ""))
+                table[(x + 1) * 6 + (y + 1) * 2 + fire] = names.index(name or "NOOP")
+    return table
+
+
+CONTINUOUS_ACTIONS = _continuous_actions()
+
+
+def paddle_deltas(strength: torch.Tensor) -> torch.Tensor:
+    """How far paddles turn a frame at these paddle strengths (Machine.paddle_delta, int32): as
+    ALE, PADDLE_DELTA x |strength| in double precision, truncated; capped at PADDLE_DELTA_MAX,
+    beyond every paddle's range. `strength`: finite floats."""
+    turn = strength.to(torch.float32).to(torch.float64).abs() * _core.PADDLE_DELTA
+    return turn.clamp(max=_core.PADDLE_DELTA_MAX).to(torch.int32)
+
+
+def step_inputs(ale_ids, paddle_delta: int = _core.PADDLE_DELTA) -> np.ndarray:
+    """Each env's input to a step (kernels/env/env.h, step_input), int32: ALE's action id in the
+    low byte, the paddle strength (paddle_deltas) above; full strength unless given."""
+    return np.asarray(ale_ids, dtype=np.int32) | np.int32(paddle_delta << 8)
 
 
 def _check_conventions(conventions, noop_max: int, episodic_life, autoreset_mode: AutoresetMode) -> bool:
@@ -206,6 +238,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
       frameskip          frames per step, the action repeated and the rewards summed
       repeat_action_probability  sticky actions: the chance that a frame repeats the last action
       full_action_space  all 18 actions, else the game's minimal set
+      continuous         actions (radius, angle, fire) in [0, 1] x [-pi, pi] x [0, 1], (N, 3)
+                         float32, as ale-py's: the joystick pushed towards the angle, each axis
+                         where radius x cos (or sin) passes the threshold, fire where it does;
+                         on paddles the radius is ALE's paddle strength, how far they turn
+                         (the full action set)
+      continuous_action_threshold  that threshold
       noop_max           episodes start after 0 .. noop_max - 1 NOOP frames (drawn per episode;
                          a FIRE at reset counts as one)
       grayscale, img_height, img_width  the frames: grey or RGB, shrunk as OpenCV's INTER_AREA
@@ -266,7 +304,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  mode: int | None = None, difficulty: int | None = None, obs_type: str = "pixels",
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
-                 show_end_frame: bool = False, conventions: str = "AtariVectorEnv", **unknown):
+                 show_end_frame: bool = False, conventions: str = "AtariVectorEnv", continuous: bool = False,
+                 continuous_action_threshold: float = 0.5, **unknown):
         # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
         self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
@@ -308,7 +347,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         threads = min(self.num_envs, (os.cpu_count() or 1) if num_threads is None else
                       _check_positive_int("num_threads", num_threads))
 
-        self._make_spaces(full_action_space)
+        self.continuous = bool(continuous)
+        self.continuous_action_threshold = float(continuous_action_threshold)
+        self._make_spaces(full_action_space or self.continuous)
         envpool = _check_conventions(conventions, noop_max, episodic_life, self.autoreset_mode)
         fire = bool(use_fire_reset) and FIRE in self.action_set
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
@@ -319,6 +360,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         pool = self._make_reset_pool(rom_path, fire, noop_max, envpool)
         self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
+        self._continuous_table = torch.from_numpy(CONTINUOUS_ACTIONS.astype(np.int32)).to(self.device)
         # Where the host does not wait for the kernels (the CUDA backend), actions handed over as a
         # tensor on the env's device are range-checked there: a failed check sets `_action_error`
         # (no env steps while it is set) and is raised at a later step, once its result has reached
@@ -344,12 +386,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def _make_spaces(self, full_action_space: bool) -> None:
         """The action set and the single and batched spaces, from the checked options."""
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
-        self._action_table = np.asarray(self.action_set, dtype=np.uint8)   # action index -> ALE's id
+        # Action index -> the step's input at full paddle strength (step_inputs).
+        self._action_table = step_inputs(np.asarray(self.action_set))
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if self.obs_type == "ram":
             frame_shape = (RAM_BYTES,)
         self.single_observation_space = UniformBox(0, 255, (self.stack_num, *frame_shape), np.uint8)
-        self.single_action_space = Discrete(len(self.action_set))
+        self.single_action_space = (Box(np.array([0.0, -np.pi, 0.0], np.float32),
+                                        np.array([1.0, np.pi, 1.0], np.float32), dtype=np.float32)
+                                    if self.continuous else Discrete(len(self.action_set)))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         # One env's reward: int32, as AtariVectorEnv's. TorchRL's GymWrapper reads it (its spec is
@@ -409,9 +454,18 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         episode ended). Actions given as a tensor on the GPU are checked there: a step with one
         out of range runs no env, and a later step() raises the ValueError (reset() then)."""
         self._raise_failed_action_checks()
-        ids = self._action_ids(actions)
+        return self._step(self._continuous_inputs(actions) if self.continuous else self._action_inputs(actions))
+
+    @_one_thread_at_a_time
+    @_after_reset
+    @_whole
+    def _step_inputs(self, inputs: torch.Tensor):
+        """step() of checked inputs (step_inputs, on the env's device): ALEInterface.act's."""
+        return self._step(inputs)
+
+    def _step(self, inputs: torch.Tensor):
         with self._phase("emulation"):
-            rewards, terminated, truncated = self._backend.step(ids, self._action_error)
+            rewards, terminated, truncated = self._backend.step(inputs, self._action_error)
         with self._phase("rendering"):
             observation = self._backend.advance_stacks()
         if self.reward_clipping:
@@ -608,8 +662,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 raise ValueError(f"reset_mask must have shape ({self.num_envs},), got {mask.shape}")
         return mask
 
-    def _action_ids(self, actions) -> torch.Tensor:
-        """ALE's action ids (uint8, on the env's device) for `actions`, action indices checked for
+    def _action_inputs(self, actions) -> torch.Tensor:
+        """The step's inputs (step_inputs, on the env's device) for `actions`, action indices checked for
         shape, type and range (the range on the device, later, for tensors already there: see step)."""
         if isinstance(actions, torch.Tensor):
             a = actions.detach()
@@ -629,12 +683,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 raise ValueError(self._action_range_message(host[(host < 0) | (host >= n)][0].item()))
             return torch.from_numpy(self._action_table[host]).to(self.device)
         a = a.to(torch.int64)
-        bad = (a < 0) | (a >= n)
-        # The first bad action (if any) and the sticky error flag, copied to the host behind an
-        # event; the ids stay in the table's range, and the step kernel skips while the flag is set.
+        self._check_later((a < 0) | (a >= n), a, self._action_range_message)
+        return self._action_table_on_device[a.clamp(0, n - 1)]
+
+    def _check_later(self, bad: torch.Tensor, values: torch.Tensor, message) -> None:
+        """A check of the inputs on the device, `bad` for each env: the sticky error flag set where
+        one is (the step kernel skips while it is), and the flag and the first bad env's value in
+        `values` copied to the host behind an event, raised as message(value) by a later call."""
         self._action_error |= bad.any()
         # gather, not a[i]: a 0-d tensor as an index is read on the host (the GPU's sync).
-        first_bad = a.gather(0, bad.to(torch.int32).argmax().reshape(1))
+        first_bad = values.gather(0, bad.to(torch.int32).argmax().reshape(1))
         result = torch.cat([self._action_error.to(torch.int64), first_bad])
         host = torch.empty(2, dtype=torch.int64, pin_memory=self.device.type == "cuda")
         host.copy_(result, non_blocking=True)
@@ -642,13 +700,45 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         if self.device.type == "cuda":
             event = torch.cuda.Event()
             event.record(torch.cuda.current_stream(self.device))
-        self._pending_checks.append((host, event))
-        return self._action_table_on_device[a.clamp(0, n - 1)]
+        self._pending_checks.append((host, event, message))
+
+    def _continuous_inputs(self, actions) -> torch.Tensor:
+        """The step's inputs (step_inputs) for continuous `actions`: the joystick as ale-py's
+        AtariVectorEnv maps it, the radius as the paddle strength; non-finite values refused (on
+        the device, later, for tensors already there: see step)."""
+        if isinstance(actions, torch.Tensor):
+            a = actions.detach()
+            if not a.dtype.is_floating_point:
+                raise ValueError(f"continuous actions must be floats, got dtype {a.dtype}")
+        else:
+            a = np.asarray(actions)
+            if a.dtype.kind != "f":
+                raise ValueError(f"continuous actions must be floats, got dtype {a.dtype}")
+            a = torch.from_numpy(a)
+        if tuple(a.shape) != (self.num_envs, 3):
+            raise ValueError(f"continuous actions must have shape ({self.num_envs}, 3): (radius, angle, fire) "
+                             f"for each env, got {tuple(a.shape)}")
+        a = a.to(torch.float32)   # ALE's paddle strength is a float
+        bad = ~torch.isfinite(a).all(1)
+        if not (a.device == self.device and self._check_actions_on_device):
+            if bad.any():
+                i = int(bad.to(torch.int32).argmax())
+                raise ValueError(f"continuous actions must be finite, got {a[i].tolist()} for env {i}")
+        else:
+            self._check_later(bad, torch.arange(self.num_envs, device=a.device),
+                              lambda i: f"env {i}'s continuous action is not finite")
+        a = a.to(self.device)
+        radius, t = a[:, 0], self.continuous_action_threshold
+        x, y = radius * torch.cos(a[:, 1]), radius * torch.sin(a[:, 1])
+        lcr = (x > t).to(torch.int64) - (x < -t).to(torch.int64)
+        dcu = (y > t).to(torch.int64) - (y < -t).to(torch.int64)
+        fire = (a[:, 2] > t).to(torch.int64)
+        return self._continuous_table[(lcr + 1) * 6 + (dcu + 1) * 2 + fire] | paddle_deltas(radius) << 8
 
     def _raise_failed_action_checks(self) -> None:
         """Raises for the first failed range check whose result has reached the host."""
         while self._pending_checks:
-            host, event = self._pending_checks[0]
+            host, event, message = self._pending_checks[0]
             if event is not None and not event.query():
                 return   # not there yet: the next step looks again
             self._pending_checks.pop(0)
@@ -656,7 +746,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             if failed:
                 self._pending_checks.clear()
                 self._action_error.zero_()
-                raise ValueError(self._action_range_message(value) + "; that step and any after it ran no "
+                raise ValueError(message(value) + "; that step and any after it ran no "
                                  "environment: reset() them")
 
     def _action_range_message(self, value: int) -> str:

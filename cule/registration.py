@@ -36,7 +36,6 @@ LEGACY_SETTINGS = {
 
 
 def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, thread_affinity_offset: int = -1,
-                     continuous: bool = False, continuous_action_threshold: float = 0.5,
                      **options) -> CuleEnv | BatchedEnv:
     """A CuleEnv with AtariVectorEnv's defaults for every option not given. AtariVectorEnv's own
     options are taken with its meaning where cule has it (num_threads=0: one per core;
@@ -46,9 +45,6 @@ def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, threa
     if thread_affinity_offset != -1:
         raise ValueError(f"thread_affinity_offset must be -1: cule does not pin its threads to cores, "
                          f"got {thread_affinity_offset!r}")
-    if continuous:
-        raise ValueError("continuous must be False: cule plays ALE's 18 discrete actions, got True")
-    del continuous_action_threshold   # used by continuous actions alone, as in AtariVectorEnv
     if options.get("num_threads") == 0:
         options["num_threads"] = None
     frameskip = options.get("frameskip", ATARI_VECTOR_ENV_DEFAULTS["frameskip"])

@@ -178,8 +178,8 @@ def test_the_ale_interface_of_one_env():
     assert all(np.array_equal(s, other.step(1)[0]) for s in screens)
     with pytest.raises(gymnasium.error.Error, match=r"setRAM takes an index in \[0, 128\) and a byte, got 128, 0"):
         ours.setRAM(128, 0)
-    with pytest.raises(gymnasium.error.Error, match=r"action 2 is not in this env's action set \[0, 1, 3, 4, 11, 12\]"):
-        ours.act(2)
+    with pytest.raises(gymnasium.error.Error, match=r"action 18 is not one of ALE's actions 0..17"):
+        ours.act(18)
     with pytest.raises(gymnasium.error.Error, match=r"the buffer must be uint8 of shape \(210, 160\), got uint8 \(84, 84\)"):
         ours.getScreenGrayscale(np.zeros((84, 84), np.uint8))
     v5 = gymnasium.make("cule/Pong-v5").unwrapped
@@ -198,26 +198,62 @@ def test_keys_to_action_are_ale_pys(name):
 def test_ale_pys_arguments_are_taken_or_refused_as_gymnasium_errors():
     env = gymnasium.make("cule/Pong-v5", continuous=False, continuous_action_threshold=0.3, sound_obs=False)
     assert env.reset(seed=0)[0].shape == (210, 160, 3)
-    for option, message in (("continuous", "continuous must be False for Pong: continuous actions move its "
-                                           "paddles by their radius"),
-                            ("sound_obs", "sound_obs must be False: cule emulates no sound")):
-        with pytest.raises(gymnasium.error.Error, match=message):
-            gymnasium.make("cule/Pong-v5", **{option: True})
+    with pytest.raises(gymnasium.error.Error, match="sound_obs must be False: cule emulates no sound"):
+        gymnasium.make("cule/Pong-v5", sound_obs=True)
 
 
-@pytest.mark.parametrize("threshold", [0.2, 0.8])
-def test_continuous_actions_on_a_joystick_game_step_as_ale_pys(threshold):
+@pytest.mark.parametrize("name, threshold", [("MsPacman", 0.2), ("MsPacman", 0.8), ("Pong", 0.5), ("Breakout", 0.3)])
+def test_continuous_actions_step_as_ale_pys(name, threshold):
+    """On a joystick game and on paddle games, where the radius is ALE's paddle strength."""
     options = dict(continuous=True, continuous_action_threshold=threshold, repeat_action_probability=0.0)
-    ale, env = gymnasium.make("ALE/MsPacman-v5", **options), gymnasium.make("cule/MsPacman-v5", **options)
+    ale, env = gymnasium.make(f"ALE/{name}-v5", **options), gymnasium.make(f"cule/{name}-v5", **options)
     assert env.action_space == ale.action_space
     assert np.array_equal(ale.reset(seed=2)[0], env.reset(seed=2)[0])
     ale.action_space.seed(2)
-    for _ in range(200):
+    for _ in range(300):
         action = ale.action_space.sample()
         a, c = ale.step(action), env.step(action)
         assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+        if a[2] or a[3]:
+            assert np.array_equal(ale.reset()[0], env.reset()[0])
     with pytest.raises(AttributeError, match="can't be provided for this Atari environment as `continuous=True`"):
         env.unwrapped.get_keys_to_action()
+    with pytest.raises(ValueError, match=r"continuous actions must be finite, got \[nan, 0.0, 0.0\] for env 0"):
+        env.step(np.array([np.nan, 0, 0], np.float32))
+
+
+def test_paddle_strengths_of_ale_act_are_ale_pys():
+    """ale.act(action, paddle_strength) frame by frame: strengths drawn, the edges of their
+    truncation (23000 x strength just below an integer), actions outside the minimal set."""
+    ale, env = (gymnasium.make(f"{prefix}BreakoutNoFrameskip-v4").unwrapped for prefix in ("", "cule/"))
+    ale.reset(seed=1), env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    edges = [np.nextafter(np.float32(k / 23000), np.float32(0)) for k in (1, 2, 7, 11500)]
+    for t in range(400):
+        action = int(rng.integers(18))
+        strength = float(edges[t % 4] if t % 3 == 0 else rng.uniform(-1, 1))
+        assert ale.ale.act(action, strength) == env.ale.act(action, strength)
+        assert np.array_equal(ale.ale.getRAM(), env.ale.getRAM()), t
+        assert np.array_equal(ale.ale.getScreen(), env.ale.getScreen()), t
+        if ale.ale.game_over():
+            ale.ale.reset_game(), env.ale.reset_game()
+
+
+def test_system_states_hold_the_sticky_actions_draws():
+    """cloneSystemState, as ALE's, brings back the env's random stream: with sticky actions the
+    steps after it repeat; cloneState's do not hold it."""
+    env = gymnasium.make("cule/BreakoutNoFrameskip-v4", repeat_action_probability=0.5).unwrapped
+    env.reset(seed=3)
+    for t in range(50):
+        env.step(t % 4)
+    state, plain = env.ale.cloneSystemState(), env.ale.cloneState()
+    assert len(state.serialize()) == len(plain.serialize()) + 16
+    actions = [t % 4 for t in range(100)]
+    first = [env.step(a)[0] for a in actions]
+    env.ale.restoreSystemState(pickle.loads(pickle.dumps(state)))
+    assert all(np.array_equal(f, env.step(a)[0]) for f, a in zip(first, actions))
+    env.ale.restoreState(plain)   # the stream goes on: the sticky draws differ
+    assert not all(np.array_equal(f, env.step(a)[0]) for f, a in zip(first, actions))
 
 
 def test_the_modules_for_other_libraries_are_attributes():

@@ -81,8 +81,9 @@ class Run:
         self.steps = self.ends = self.redone = 0
 
     def step(self, states: bool = True):
-        n = self.gpu.num_envs
-        actions = self.rng.integers(0, self.gpu.single_action_space.n, size=n)
+        n, space = self.gpu.num_envs, self.gpu.single_action_space
+        actions = (self.rng.uniform(space.low, space.high, size=(n, 3)).astype(np.float32) if self.gpu.continuous
+                   else self.rng.integers(0, space.n, size=n))
         a = self.gpu.step(torch.from_numpy(actions).to(self.gpu.device))   # actions as a device tensor
         b = self.cpu.step(actions)
         self.steps += 1
@@ -224,6 +225,18 @@ def test_options(device, options, cuda_step):
     run.run(60)
     assert run.ends >= 16
     if cuda_step != "one-kernel" and options.get("frameskip", 4) > 1:
+        assert run.redone > 0
+
+
+@pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])
+def test_paddle_strengths_with_sticky_actions(device, cuda_step):
+    """Continuous actions' paddle strengths through each step's kernels, latched with the sticky
+    actions (Machine.paddle_delta), the steps run again by cule_redo included."""
+    run = Run("breakout", device, 16, cuda_step=cuda_step,
+              **V5 | dict(continuous=True, max_num_frames_per_episode=MID_STEP_CAP))
+    run.run(40, state_every=5)
+    assert run.ends >= 8
+    if cuda_step != "one-kernel":
         assert run.redone > 0
 
 
@@ -436,6 +449,17 @@ def test_bad_device_actions_are_refused(device):
     assert not torch.equal(env.get_states(), before)
     with pytest.raises(ValueError, match="integers"):
         env.step(torch.zeros(4, device=device))
+    continuous = cuda_env("pong", 4, device, continuous=True)
+    continuous.reset(seed=0)
+    before = continuous.get_states()
+    actions = torch.ones(4, 3, device=device)
+    actions[2, 0] = float("inf")
+    continuous.step(actions)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    assert torch.equal(continuous.get_states(), before)
+    with pytest.raises(ValueError, match="env 2's continuous action is not finite; that step and any after it"):
+        continuous.step(torch.ones(4, 3, device=device))
 
 
 @pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])

@@ -100,7 +100,7 @@ def test_bytes_that_are_no_state_are_refused(backend, pong_states):
     assert "it is not a cule state" in refusal(env, noise[0])
     old = pong_states[0].copy()
     old[4] = 0   # the header's layout version
-    assert "it has layout version 0, this build of cule reads version 1" in refusal(env, old)
+    assert f"it has layout version 0, this build of cule reads version {_core.STATE_VERSION}" in refusal(env, old)
 
 
 @pytest.mark.parametrize("field, value, message", [
@@ -116,6 +116,13 @@ def test_a_field_out_of_range_is_refused(backend, pong_states, field, value, mes
     before = env.get_states()
     env.set_states(before)
     env.step(torch.zeros(env.num_envs, dtype=torch.int64))
+
+
+def test_a_paddle_strength_out_of_range_is_refused(backend, pong_states):
+    state = pong_states[0].copy()
+    at = _core.layout()["paddle_delta"]
+    state[at:at + 4] = np.frombuffer(np.int32(-1).tobytes(), np.uint8)
+    assert "paddle_delta is -1, allowed 0..16777215" in refusal(make_env("pong", backend), state)
 
 
 COUNTERS = ("frame_number", "episode_frame_number", "episode_steps")

@@ -370,8 +370,24 @@ def test_atari_vector_envs_own_options_are_taken_or_refused():
                            continuous_action_threshold=0.3, num_threads=0)
     assert env.num_envs == 2 and atari_vector_env("pong", 2, batch_size=0).num_envs == 2
     refused = {"batch_size": (3, r"batch_size must be 0, num_envs \(2\) or a divisor of it: cule steps every env"),
-               "thread_affinity_offset": (0, r"thread_affinity_offset must be -1: cule does not pin its threads"),
-               "continuous": (True, r"continuous must be False: cule plays ALE's 18 discrete actions")}
+               "thread_affinity_offset": (0, r"thread_affinity_offset must be -1: cule does not pin its threads")}
     for name, (value, message) in refused.items():
         with pytest.raises(ValueError, match=message):
             atari_vector_env("pong", 2, **{name: value})
+
+
+@pytest.mark.parametrize("game, threshold", [("breakout", 0.5), ("pong", 0.3), ("ms_pacman", 0.7)])
+def test_continuous_actions_as_atari_vector_env(game, threshold):
+    """(radius, angle, fire) actions, on paddles the radius ALE's paddle strength, in batches too."""
+    kw = dict(SHARED, continuous=True, continuous_action_threshold=threshold)
+    ale, env = AtariVectorEnv(game, NUM_ENVS, **kw), CuleEnv(game, NUM_ENVS, **kw)
+    assert env.single_action_space == ale.single_action_space and env.action_space == ale.action_space
+    assert np.array_equal(ale.reset(seed=0)[0], env.reset(seed=0)[0].numpy())
+    ale.action_space.seed(0)
+    for _ in range(300):
+        actions = ale.action_space.sample()
+        assert_same_step(ale.step(actions), env.step(torch.from_numpy(actions)))
+    with pytest.raises(ValueError, match=r"continuous actions must have shape \(4, 3\): \(radius, angle, fire\)"):
+        env.step(actions[:, :2])
+    with pytest.raises(ValueError, match="continuous actions must be floats, got dtype int64"):
+        env.step(np.zeros((NUM_ENVS, 3), np.int64))

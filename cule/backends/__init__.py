@@ -8,8 +8,10 @@ the StepSettings and the ObservationSettings, then what runs them:
     CudaBackend(game, spec, pool, settings, observations, kernels)   kernels: GpuKernels or HostKernels
 
     seed(keys, mask)              new RNG keys (numpy uint64, one per env) for the masked envs
+    rngs(), set_rngs(rngs, ids)   each env's random stream (key, counter) as (N, 2) int64; some set back
     reset(mask, same_console)     new episodes from the reset pool in the masked envs
-    step(actions, skip)           ALE action ids (uint8) -> rewards int32, terminated, truncated bool;
+    step(inputs, skip)            each env's input (int32: ALE's action id | paddle strength << 8,
+                                  kernels/env/env.h step_input) -> rewards int32, terminated, truncated bool;
                                   no env steps where the one-byte `skip` is set (rewards 0, flags off)
     advance_stacks()              after a step: each env's newest observation onto its stack,
                                   max-pooled unless its episode restarted in the step (its stack

@@ -53,12 +53,12 @@ class CpuBackend:
     def reset(self, mask: torch.Tensor, same_console: bool) -> None:
         self._vec.reset(_bytes(mask), same_console)
 
-    def step(self, actions: torch.Tensor, skip: torch.Tensor):
+    def step(self, inputs: torch.Tensor, skip: torch.Tensor):
         n = self.num_envs
         rewards = np.zeros(n, dtype=np.int32)
         terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
         if not skip.item():
-            self._vec.step(actions.numpy(), rewards, terminated, truncated)
+            self._vec.step(inputs.numpy().view(np.uint32), rewards, terminated, truncated)
         return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
 
     def advance_stacks(self) -> torch.Tensor:
@@ -98,6 +98,12 @@ class CpuBackend:
         state = self._vec.episode_state()
         return {"game_over": torch.from_numpy(state["game_over"].view(bool)),
                 "episode_steps": torch.from_numpy(state["episode_steps"])}
+
+    def rngs(self) -> torch.Tensor:
+        return torch.from_numpy(self._vec.rngs().view(np.int64))
+
+    def set_rngs(self, rngs: torch.Tensor, env_ids: np.ndarray) -> None:
+        self._vec.set_rngs(np.ascontiguousarray(rngs.numpy()).view(np.uint64), env_ids)
 
     def get_states(self) -> torch.Tensor:
         return torch.from_numpy(self._vec.get_states())

@@ -37,7 +37,8 @@ WARP_RAM_BYTES = _core.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram
 # The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
 # scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
 _SCALARS = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "u8": np.uint8}
-_POINTEES = {"i32": (torch.int32,), "u8": (torch.uint8, torch.bool), "u64": (torch.int64, torch.uint64)}
+_POINTEES = {"i32": (torch.int32,), "u32": (torch.int32,), "u8": (torch.uint8, torch.bool),
+             "u64": (torch.int64, torch.uint64)}
 
 
 def kernel_parameters(source: str) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -273,7 +274,7 @@ class CudaBackend:
         self._launch("cule_reset", self.num_envs, STEP_BLOCK, **self._envs(), mask=self._u8(mask),
                      same_console=same_console)
 
-    def step(self, actions: torch.Tensor, skip: torch.Tensor):
+    def step(self, inputs: torch.Tensor, skip: torch.Tensor):
         n = self.num_envs
         rewards = torch.empty(n, dtype=torch.int32, device=self.device)
         terminated = torch.empty(n, dtype=torch.bool, device=self.device)
@@ -284,16 +285,16 @@ class CudaBackend:
         o = self._observations
         tracks_end = (o.vector_env_end and o.maxpool) or o.envpool_end
         frames_before = self._int32_field("episode_frame_number") if tracks_end else None
-        out = self._step(actions, skip, rewards, terminated, truncated)
+        out = self._step(inputs, skip, rewards, terminated, truncated)
         if tracks_end:   # the frames each step that ended an episode ran
             stepped = self._int32_field("episode_frame_number") - frames_before
             self._end_frames = torch.where(self._needs_reset.bool(), stepped, 0)
         return out
 
-    def _step(self, actions, skip, rewards, terminated, truncated):
+    def _step(self, inputs, skip, rewards, terminated, truncated):
         """The step's kernels, writing the results into rewards, terminated and truncated."""
         n = self.num_envs
-        state = dict(self._envs(), rom=self._rom, config=self._config, skip=skip, actions=self._u8(actions),
+        state = dict(self._envs(), rom=self._rom, config=self._config, skip=skip, inputs=inputs,
                      rewards=rewards, terminated=terminated, truncated=truncated)
         if not self.split_render:
             self._launch("cule_step", n, STEP_BLOCK, **state)
@@ -366,6 +367,12 @@ class CudaBackend:
 
     def get_states(self) -> torch.Tensor:
         return torch.cat([self._machines, self._screens], dim=1)
+
+    def rngs(self) -> torch.Tensor:
+        return self._rng.clone()
+
+    def set_rngs(self, rngs: torch.Tensor, env_ids: np.ndarray) -> None:
+        self._rng[torch.from_numpy(env_ids).to(self.device)] = rngs.to(self.device)
 
     def set_states(self, states: torch.Tensor, env_ids: np.ndarray) -> None:
         self._check(states, "states")

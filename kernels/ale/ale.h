@@ -16,6 +16,9 @@ CULE_HD u8 action_lines(u8 a) { return a < NUM_ACTIONS ? ACTION_LINES[a] : 0; }
 enum : i32 {
     PADDLE_MIN = 27450,
     PADDLE_DELTA = 23000,
+    // A paddle strength's turn is capped here: more than any paddle's range (ALE's paddle_max
+    // less PADDLE_MIN), so the cap changes no position, and far from overflowing the sum.
+    PADDLE_DELTA_MAX = (1 << 24) - 1,
 };
 
 // How a game's controllers are wired (Stella's properties for its cartridge, ALE's paddle range).
@@ -46,7 +49,7 @@ struct StateHeader {
     u32 rom_tag;       // the game's: the first four bytes of its ROM's md5, little-endian
     u32 state_bytes;   // the machine and its two frame buffers
 };
-enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 1 };
+enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 2 };
 
 // The frame counters stop at 2^31 - 1 (about 400 days of play at 60 frames a second) instead of
 // overflowing an i32: every value they take is one the state check accepts.
@@ -60,11 +63,14 @@ struct Machine {
     i32 frame_number, episode_frame_number;
     i32 episode_steps;      // frames stepped since the episode's reset (what the frame cap counts)
     i32 paddle[2];          // resistances of paddles 0 (player A) and 1 (player B)
+    // How far action_a turns player A's paddle a frame: ALE's paddle strength, sticky with the
+    // action, times PADDLE_DELTA, at most PADDLE_DELTA_MAX (player B plays NOOP, at full strength).
+    i32 paddle_delta;
     u8 events_set;          // ALE has taken over the inputs (after power-on detection frames)
     u8 switches;            // Stella's Switches byte, which keeps the last difficulty set
     u8 difficulty;          // bit 0: left switch A, bit 1: right switch A
     u8 action_a, action_b;  // last actions applied (the sticky ones)
-    u8 padding[7];  // explicit: states move and compare as bytes
+    u8 padding[3];  // explicit: states move and compare as bytes
 };
 
 // What ALE's Event object holds for one frame.
@@ -126,7 +132,8 @@ CULE_HD void move_paddles(Machine& m, const Wiring& w, u8 a, u8 b) {
     const u8 actions[2] = {a, b};
     for (u32 p = 0; p < 2; ++p) {
         u8 lines = action_lines(actions[p]);
-        i32 delta = (lines & 0x08) ? -(i32)PADDLE_DELTA : (lines & 0x04) ? (i32)PADDLE_DELTA : 0;
+        const i32 step = p == 0 ? (i32)m.paddle_delta : (i32)PADDLE_DELTA;
+        i32 delta = (lines & 0x08) ? -step : (lines & 0x04) ? step : 0;
         i32 v = m.paddle[p] + delta;
         m.paddle[p] = v < PADDLE_MIN ? PADDLE_MIN : v > w.paddle_max ? w.paddle_max : v;
     }

@@ -27,9 +27,10 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
 
 #define CULE_STEP_PARAMS                                                                                        \
     Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
-        const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u8 *actions
+        const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u32 *inputs
 
-// One step of env i. LOGGED: the state-update pass of the split, which logs the frames the step
+// One step of env i, its input inputs[i] (env.h, step_input: ALE's action, paddle strength). LOGGED:
+// the state-update pass of the split, which logs the frames the step
 // shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
 // IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes), each warp's
 // RAM in its tile of `warp_ram` for the frames (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp).
@@ -49,9 +50,9 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     StepResult s;
     if (LOGGED && IN_PASSES) {
         u8* lane_ram = warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES;
-        s = env_step_logged<true>(env, reset_pool, rom, cfg, actions[i], jobs[i], lane_ram);
-    } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, actions[i], jobs[i]);
-    else s = env_step(env, reset_pool, rom, cfg, actions[i]);
+        s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], lane_ram);
+    } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, inputs[i], jobs[i]);
+    else s = env_step(env, reset_pool, rom, cfg, inputs[i]);
     rewards[i] = s.reward;
     terminated[i] = s.terminated;
     truncated[i] = s.truncated;
@@ -59,13 +60,13 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
 
 extern "C" __global__ void cule_step(CULE_STEP_PARAMS, i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
     step_env<false>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                    config, skip, actions, nullptr, rewards, terminated, truncated, num_envs);
+                    config, skip, inputs, nullptr, rewards, terminated, truncated, num_envs);
 }
 
 extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
                                             u8* truncated, i32 num_envs) {
     step_env<true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                   config, skip, actions, jobs, rewards, terminated, truncated, num_envs);
+                   config, skip, inputs, jobs, rewards, terminated, truncated, num_envs);
 }
 
 // The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
@@ -74,7 +75,7 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
 extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
                                                u8* truncated, i32 num_envs, u8* warp_ram) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         config, skip, actions, jobs, rewards, terminated, truncated, num_envs, warp_ram);
+                         config, skip, inputs, jobs, rewards, terminated, truncated, num_envs, warp_ram);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own

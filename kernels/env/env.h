@@ -127,6 +127,28 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
 }
 #endif
 
+// Player A's input to a step: ALE's action in the low byte, its paddle strength above it
+// (Machine.paddle_delta, below 2^24). One word through the frames, as the backends hand it over:
+// as two, cule_step_logged took 140 registers where this takes 138 (NVRTC, sm_90).
+CULE_HD u32 step_input(u8 action, i32 paddle_delta) { return action | (u32)paddle_delta << 8; }
+CULE_HD u8 input_action(u32 input) { return (u8)input; }
+
+// ALE's sticky actions, drawn for both players before every frame, emulated or not: player A
+// takes the step's input unless its draw falls below the threshold, and then keeps the last;
+// player B plays NOOP.
+CULE_HD void latch_actions(Machine& m, EnvRng& rng, const StepConfig& cfg, u32 input) {
+    if (rng_u32(rng) >= cfg.repeat_threshold) {
+        m.action_a = input_action(input);
+        m.paddle_delta = (i32)(input >> 8);
+    }
+    if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
+}
+
+// Player A's action as ALE plays it: one the game does not take is NOOP.
+CULE_HD u8 played_action(const Machine& m, const StepConfig& cfg) {
+    return (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
+}
+
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
 // the render pass (then no drawing code is compiled in); IN_PASSES: the GPU's warp schedule
@@ -137,7 +159,7 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
 // before the last undrawn but drawn whole by running the step again (redraw_behind_buffer).
 // `ends_whole`: the last two frames emulated were whole, drawn or not.
 template <bool LOGGED, bool IN_PASSES = false>
-CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u8 action,
+CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u32 input,
                         i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole,
                         u8* warp_ram = nullptr) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
@@ -145,11 +167,9 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
     i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
     life_lost = false;
     for (i32 f = 0; f < cfg.frameskip; ++f) {
-        // ALE draws for both players on every frame, emulated or not.
-        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
-        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
+        latch_actions(m, rng, cfg, input);
         if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
-        u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
+        const u8 a = played_action(m, cfg);
         bool draw = f >= draw_from;
         if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
         else ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
@@ -190,10 +210,8 @@ CULE_HD void resume_game(Machine& m, u8* screen, EnvRng& rng, const u8* rom, con
     const i32 frames = (i32)(rng_u32(rng) % cfg.resume_noop_max) + 1;
     for (i32 f = 0; f < frames && !m.game.terminal; ++f) {
         const u8 action = cfg.resume_fire && f == frames - 1 ? (u8)FIRE : (u8)NOOP;
-        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_a = action;
-        if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
-        const u8 a = (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
-        ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+        latch_actions(m, rng, cfg, step_input(action, PADDLE_DELTA));
+        ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, played_action(m, cfg), m.action_b, false, false, true);
         m.frame_number = count_up(m.frame_number);
         m.episode_frame_number = count_up(m.episode_frame_number);
     }
@@ -209,26 +227,26 @@ CULE_HD i32 first_shown_frame(const StepConfig& cfg) { return cfg.frameskip > 2 
 struct LastStep {
     Machine start;
     EnvRng start_rng;
-    u8 action;
+    u32 input;          // step_input
     u8 buffer_behind;   // the other frame buffer does not hold the step's next-to-last frame yet
-    u8 padding[6];
+    u8 padding[3];
 };
 
 // Runs a step again from its start for its pixels, drawing from frame `draw_from`; the machine
 // it reaches is dropped (the step's own run already reached it).
-CULE_HD void redo_step(const Machine& start, const EnvRng& start_rng, u8 action, i32 draw_from, u8* screen,
+CULE_HD void redo_step(const Machine& start, const EnvRng& start_rng, u32 input, i32 draw_from, u8* screen,
                        const u8* rom, const StepConfig& cfg) {
     Machine m = start;
     EnvRng rng = start_rng;
     bool life_lost, exact, whole;
-    step_frames<false>(m, screen, rng, rom, cfg, action, draw_from, nullptr, life_lost, exact, whole);
+    step_frames<false>(m, screen, rng, rom, cfg, input, draw_from, nullptr, life_lost, exact, whole);
 }
 
 // Brings the buffer left behind up to date: both buffers then hold what ALE's do. The step's
 // last two frames were whole, so drawing them from its start rewrites every pixel of both.
 CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, const StepConfig& cfg) {
     if (!last.buffer_behind) return;
-    redo_step(last.start, last.start_rng, last.action, cfg.frameskip - 2, screen, rom, cfg);
+    redo_step(last.start, last.start_rng, last.input, cfg.frameskip - 2, screen, rom, cfg);
     last.buffer_behind = 0;
 }
 
@@ -239,7 +257,7 @@ CULE_HD void redraw_behind_buffer(LastStep& last, u8* screen, const u8* rom, con
 // draws every frame at once instead of running twice: a game whose frames all end before the
 // display's last row (Journey Escape's are 263 lines; its 230 rows from line 34 need 264) would
 // otherwise run every step twice.
-CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg, u8 action,
+CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg, u32 input,
                             LastStep* last = nullptr, u8* short_frames = nullptr) {
     Machine& m = env.machine;
     u8* screen = env.screens;
@@ -261,19 +279,19 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
     if (first > 0 && !at_once) {
         const Machine start = m;
         const EnvRng start_rng = rng;
-        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, first, nullptr, life_lost, exact, whole);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, input, first, nullptr, life_lost, exact, whole);
         if (!exact) {
             m = start;
             rng = start_rng;
         } else if (last) {
-            *last = LastStep{start, start_rng, action, 1, {}};   // frame frameskip - 2 went undrawn
+            *last = LastStep{start, start_rng, input, 1, {}};   // frame frameskip - 2 went undrawn
         }
     }
     if (!exact) {
         // Rows its frames do not reach show the buffers as the step found them: bring the one
         // the last step left behind up to date first.
         if (last) redraw_behind_buffer(*last, screen, rom, cfg);
-        out.reward = step_frames<false>(m, screen, rng, rom, cfg, action, 0, nullptr, life_lost, exact, whole);
+        out.reward = step_frames<false>(m, screen, rng, rom, cfg, input, 0, nullptr, life_lost, exact, whole);
         out.redone = first > 0 && !at_once;
         if (last) last->buffer_behind = 0;
     }
@@ -284,16 +302,16 @@ CULE_HD StepResult env_step(EnvSlot env, const ResetPool& pool, const u8* rom, c
 
 // What the state-update pass leaves the render pass for one environment: the log of the frames
 // the step shows and the step's start, run again where the log cannot give ALE's pixels (`redo`).
-// RenderJob.action of a step that resumed a game after a lost life (no ALE action is 255).
-constexpr u8 RESUME_JOB = 255;
+// RenderJob.input of a step that resumed a game after a lost life (no ALE action is 255).
+constexpr u32 RESUME_JOB = 255;
 
 struct RenderJob {
     TiaLog log;
     Machine start;
     EnvRng start_rng;
-    u8 action;
+    u32 input;   // step_input
     u8 redo;
-    u8 padding[6];
+    u8 padding[3];
 };
 
 // One vector-env step without pixels (the state-update pass): as env_step, but the frames it
@@ -301,7 +319,7 @@ struct RenderJob {
 // step_frames'.
 template <bool IN_PASSES = false>
 CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg,
-                                   u8 action, RenderJob& job, u8* warp_ram = nullptr) {
+                                   u32 input, RenderJob& job, u8* warp_ram = nullptr) {
     Machine& m = env.machine;
     EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
@@ -310,7 +328,7 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     CULE_TRACE_EVENT(STEP, env.needs_reset, 0, 0);
     if (env.needs_reset) {
         if (env.needs_reset == RESUME_GAME) {   // rare: left to the render pass, which draws it (redo_step)
-            job.action = RESUME_JOB;
+            job.input = RESUME_JOB;
             job.redo = 1;
         } else {   // the reset copies its frames from the pool: nothing to draw
             env_reset(env, pool, true);
@@ -321,10 +339,10 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     // would cost the GPU thread registers and local memory.
     job.start = m;
     job.start_rng = rng;
-    job.action = action;
+    job.input = input;
     bool life_lost, exact, whole;
     i32 first = first_shown_frame(cfg);
-    out.reward = step_frames<true, IN_PASSES>(m, env.screens, rng, rom, cfg, action, first, &job.log, life_lost, exact,
+    out.reward = step_frames<true, IN_PASSES>(m, env.screens, rng, rom, cfg, input, first, &job.log, life_lost, exact,
                                               whole, warp_ram);
     job.redo = !tia_log_replayable(job.log, first == 0);
     finish_step(m, cfg, life_lost, out, env.needs_reset);
@@ -336,8 +354,8 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
 // pass leaves to this pass (its frames would cost the state kernels registers), run here on the
 // env itself, drawing.
 CULE_HD void redo_step(const RenderJob& job, EnvSlot env, const u8* rom, const StepConfig& cfg) {
-    if (job.action == RESUME_JOB) resume_game(env.machine, env.screens, env.rng, rom, cfg, env.needs_reset);
-    else redo_step(job.start, job.start_rng, job.action, 0, env.screens, rom, cfg);
+    if (job.input == RESUME_JOB) resume_game(env.machine, env.screens, env.rng, rom, cfg, env.needs_reset);
+    else redo_step(job.start, job.start_rng, job.input, 0, env.screens, rom, cfg);
 }
 
 // The render pass of one environment's step (the GPU runs its two halves as two kernels).
@@ -370,6 +388,7 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(episode_frame_number, (const u8*)&m.episode_frame_number - base)                            \
     X(episode_steps, (const u8*)&m.episode_steps - base)                                          \
     X(front, (const u8*)&m.console.tia.front - base)                                              \
+    X(paddle_delta, (const u8*)&m.paddle_delta - base)                                            \
     X(render_job, sizeof(RenderJob))                                                              \
     X(render_job_redo, (const u8*)&job->redo - base)                                              \
     X(step_config, sizeof(StepConfig))                                                            \
