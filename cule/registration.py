@@ -33,6 +33,15 @@ LEGACY_SETTINGS = {
     "-v4": dict(repeat_action_probability=0.0, frameskip=(2, 5)),
     "NoFrameskip-v4": dict(repeat_action_probability=0.0, frameskip=1),
 }
+# The games ale-py 0.12.1 registers older ids for (the others have -v5 alone).
+LEGACY_GAMES = frozenset("""
+    adventure air_raid alien amidar assault asterix asteroids atlantis bank_heist battle_zone beam_rider
+    berzerk bowling boxing breakout carnival centipede chopper_command crazy_climber defender demon_attack
+    double_dunk elevator_action enduro fishing_derby freeway frostbite gopher gravitar hero ice_hockey
+    jamesbond journey_escape kangaroo krull kung_fu_master montezuma_revenge ms_pacman name_this_game
+    phoenix pitfall pong pooyan private_eye qbert riverraid road_runner robotank seaquest skiing solaris
+    space_invaders star_gunner tennis time_pilot tutankham up_n_down venture video_pinball wizard_of_wor
+    yars_revenge zaxxon""".split())
 
 
 def atari_vector_env(game: str, num_envs: int = 1, *, batch_size: int = 0, thread_affinity_offset: int = -1,
@@ -68,7 +77,7 @@ def register_envs() -> None:
             gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
                                vector_entry_point="cule.registration:make_vec_env",
                                kwargs=dict(game=game.id, **V5_SETTINGS))
-        for suffix, settings in LEGACY_SETTINGS.items():
+        for suffix, settings in LEGACY_SETTINGS.items() if game.id in LEGACY_GAMES else ():
             env_id = f"cule/{game.name}{suffix}"
             if env_id not in gymnasium.registry:
                 gymnasium.register(id=env_id, entry_point="cule.atari_env:CuleAtariEnv",
