@@ -159,8 +159,8 @@ inline Bytes state_from_ale(const Bytes& base, i32 game, const py::dict& fields)
     m.episode_steps = std::max(0, m.episode_frame_number - reset_frames);
     m.paddle[0] = (i32)f.get("m_left_paddle"); m.paddle[1] = (i32)f.get("m_right_paddle");
     m.difficulty = (u8)f.get("m_difficulty");
-    m.action_a = m.action_b = NOOP;   // ALE does not save the sticky actions, nor their strength
-    m.paddle_delta = PADDLE_DELTA;
+    m.input_a = step_input(NOOP, PADDLE_DELTA);   // ALE does not save the sticky actions
+    m.action_b = NOOP;
     game_from_ale(m.game, game, c, f);
     return out;
 }

@@ -69,7 +69,7 @@ class SingleConsole {
         system_reset();
         m_.events_set = 1;   // the ALE environment now owns the inputs
         m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
-        m_.paddle_delta = PADDLE_DELTA;
+        m_.input_a = step_input(NOOP, PADDLE_DELTA);
     }
 
     void system_reset() { system_reset(spec_.display); }
@@ -93,8 +93,8 @@ class SingleConsole {
     void game_reset() { cule::game_reset(spec_.game, m_.game); }
     void game_select_mode(int mode) { cule::game_select_mode(spec_.game, m_.game, mode); }
     void clear_actions() {
-        m_.action_a = m_.action_b = NOOP;
-        m_.paddle_delta = PADDLE_DELTA;
+        m_.input_a = step_input(NOOP, PADDLE_DELTA);
+        m_.action_b = NOOP;
     }
 
     Bytes ram() const { return Bytes(RAM_BYTES, m_.console.riot.ram); }

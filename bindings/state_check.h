@@ -107,9 +107,8 @@ inline std::string state_problem(const u8* state, const GameSpec& spec) {
     within("episode_frame_number", m.episode_frame_number, 0, COUNTER_MAX);
     within("episode_steps", m.episode_steps, 0, COUNTER_MAX);
     for (i32 p : m.paddle) within("paddle", p, 0, spec.wiring.paddle_max);
-    within("action_a", m.action_a, 0, NUM_ACTIONS - 1);
+    within("input_a's action", input_action(m.input_a), 0, NUM_ACTIONS - 1);   // its strength: any 24 bits
     within("action_b", m.action_b, 0, NUM_ACTIONS - 1);
-    within("paddle_delta", m.paddle_delta, 0, PADDLE_DELTA_MAX);
     within("difficulty", m.difficulty, 0, 3);
     return problem.empty() ? "" : "its field " + problem;
 }

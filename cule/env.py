@@ -81,7 +81,7 @@ CONTINUOUS_ACTIONS = _continuous_actions()
 
 
 def paddle_deltas(strength: torch.Tensor) -> torch.Tensor:
-    """How far paddles turn a frame at these paddle strengths (Machine.paddle_delta, int32): as
+    """How far paddles turn a frame at these paddle strengths (int32, step_input's upper bits): as
     ALE, PADDLE_DELTA x |strength| in double precision, truncated; capped at PADDLE_DELTA_MAX,
     beyond every paddle's range. `strength`: finite floats."""
     turn = strength.to(torch.float32).to(torch.float64).abs() * _core.PADDLE_DELTA
@@ -89,7 +89,7 @@ def paddle_deltas(strength: torch.Tensor) -> torch.Tensor:
 
 
 def step_inputs(ale_ids, paddle_delta: int = _core.PADDLE_DELTA) -> np.ndarray:
-    """Each env's input to a step (kernels/env/env.h, step_input), int32: ALE's action id in the
+    """Each env's input to a step (kernels/ale/ale.h, step_input), int32: ALE's action id in the
     low byte, the paddle strength (paddle_deltas) above; full strength unless given."""
     return np.asarray(ale_ids, dtype=np.int32) | np.int32(paddle_delta << 8)
 
@@ -448,11 +448,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     @_after_reset
     @_whole
     def step(self, actions):
-        """Steps every environment with `actions` (num_envs action indices: a tensor on any
-        device, an array or a list). On a GPU nothing waits for the device (under SameStep,
-        info["final_obs"] is therefore in every step's info, where the CPU gives it only when an
-        episode ended). Actions given as a tensor on the GPU are checked there: a step with one
-        out of range runs no env, and a later step() raises the ValueError (reset() then)."""
+        """Steps every environment with `actions` (num_envs action indices, or under continuous
+        (num_envs, 3) floats: a tensor on any device, an array or a list). On a GPU nothing waits
+        for the device (under SameStep, info["final_obs"] is therefore in every step's info, where
+        the CPU gives it only when an episode ended). Actions given as a tensor on the GPU are
+        checked there: a step with one out of range (or not finite) runs no env, and a later
+        step() raises the ValueError (reset() then)."""
         self._raise_failed_action_checks()
         return self._step(self._continuous_inputs(actions) if self.continuous else self._action_inputs(actions))
 
@@ -499,6 +500,12 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def get_ram(self) -> torch.Tensor:
         """The 128 RAM bytes of every environment, (N, 128) uint8."""
         return self._backend.ram()
+
+    @functools.cached_property
+    def ale(self):
+        """AtariVectorEnv's `env.ale`: its vector ALE interface (cule.vector_ale.VectorALE)."""
+        from .vector_ale import VectorALE
+        return VectorALE(self)
 
     @_one_thread_at_a_time
     @_after_reset

@@ -231,7 +231,7 @@ def test_options(device, options, cuda_step):
 @pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])
 def test_paddle_strengths_with_sticky_actions(device, cuda_step):
     """Continuous actions' paddle strengths through each step's kernels, latched with the sticky
-    actions (Machine.paddle_delta), the steps run again by cule_redo included."""
+    actions (Machine.input_a), the steps run again by cule_redo included."""
     run = Run("breakout", device, 16, cuda_step=cuda_step,
               **V5 | dict(continuous=True, max_num_frames_per_episode=MID_STEP_CAP))
     run.run(40, state_every=5)

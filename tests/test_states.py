@@ -118,11 +118,10 @@ def test_a_field_out_of_range_is_refused(backend, pong_states, field, value, mes
     env.step(torch.zeros(env.num_envs, dtype=torch.int64))
 
 
-def test_a_paddle_strength_out_of_range_is_refused(backend, pong_states):
+def test_a_sticky_action_out_of_range_is_refused(backend, pong_states):
     state = pong_states[0].copy()
-    at = _core.layout()["paddle_delta"]
-    state[at:at + 4] = np.frombuffer(np.int32(-1).tobytes(), np.uint8)
-    assert "paddle_delta is -1, allowed 0..16777215" in refusal(make_env("pong", backend), state)
+    state[_core.layout()["input_a"]] = 18   # the action's byte of the sticky input (its strength above)
+    assert "input_a's action is 18, allowed 0..17" in refusal(make_env("pong", backend), state)
 
 
 COUNTERS = ("frame_number", "episode_frame_number", "episode_steps")

@@ -391,3 +391,26 @@ def test_continuous_actions_as_atari_vector_env(game, threshold):
         env.step(actions[:, :2])
     with pytest.raises(ValueError, match="continuous actions must be floats, got dtype int64"):
         env.step(np.zeros((NUM_ENVS, 3), np.int64))
+
+
+def test_the_vector_ale_interface_as_atari_vector_envs():
+    """env.ale, through which AtariVectorEnv resets and steps: reset(env ids, seeds), send(actions,
+    paddle strengths) and recv() give what the env's own calls give, and its refusals."""
+    kw = dict(SHARED, full_action_space=True)
+    ale, env = AtariVectorEnv("breakout", NUM_ENVS, **kw), CuleEnv("breakout", NUM_ENVS, output="numpy", **kw)
+    assert env.ale.get_num_envs() == ale.ale.get_num_envs() and env.ale.get_action_set() == list(range(18))
+    ale.reset(seed=0), env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for t in range(120):
+        actions, strengths = rng.integers(0, 18, NUM_ENVS), rng.uniform(0, 1, NUM_ENVS).astype(np.float32)
+        ale.ale.send(actions, strengths), env.ale.send(actions, strengths)
+        assert_same_step(ale.ale.recv(), env.ale.recv())
+        if t % 40 == 39:   # some envs again, without seeds: the same frames as AtariVectorEnv's
+            a_obs, _ = ale.ale.reset([2, 0], [-1, -1])
+            assert np.array_equal(a_obs, env.ale.reset([2, 0], [-1, -1])[0])
+    with pytest.raises(ValueError, match="duplicate env_id"):
+        env.ale.reset([0, 0], [-1, -1])
+    with pytest.raises(IndexError, match="out of range"):
+        env.ale.reset([NUM_ENVS], [-1])
+    with pytest.raises(RuntimeError, match="call send"):
+        env.ale.recv()

@@ -11,7 +11,7 @@ the StepSettings and the ObservationSettings, then what runs them:
     rngs(), set_rngs(rngs, ids)   each env's random stream (key, counter) as (N, 2) int64; some set back
     reset(mask, same_console)     new episodes from the reset pool in the masked envs
     step(inputs, skip)            each env's input (int32: ALE's action id | paddle strength << 8,
-                                  kernels/env/env.h step_input) -> rewards int32, terminated, truncated bool;
+                                  kernels/ale/ale.h step_input) -> rewards int32, terminated, truncated bool;
                                   no env steps where the one-byte `skip` is set (rewards 0, flags off)
     advance_stacks()              after a step: each env's newest observation onto its stack,
                                   max-pooled unless its episode restarted in the step (its stack

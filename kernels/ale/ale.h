@@ -17,7 +17,7 @@ enum : i32 {
     PADDLE_MIN = 27450,
     PADDLE_DELTA = 23000,
     // A paddle strength's turn is capped here: more than any paddle's range (ALE's paddle_max
-    // less PADDLE_MIN), so the cap changes no position, and far from overflowing the sum.
+    // less PADDLE_MIN), so the cap changes no position; and it fits step_input's 24 bits.
     PADDLE_DELTA_MAX = (1 << 24) - 1,
 };
 
@@ -63,15 +63,21 @@ struct Machine {
     i32 frame_number, episode_frame_number;
     i32 episode_steps;      // frames stepped since the episode's reset (what the frame cap counts)
     i32 paddle[2];          // resistances of paddles 0 (player A) and 1 (player B)
-    // How far action_a turns player A's paddle a frame: ALE's paddle strength, sticky with the
-    // action, times PADDLE_DELTA, at most PADDLE_DELTA_MAX (player B plays NOOP, at full strength).
-    i32 paddle_delta;
+    u32 input_a;            // player A's last input applied (the sticky one): step_input
     u8 events_set;          // ALE has taken over the inputs (after power-on detection frames)
     u8 switches;            // Stella's Switches byte, which keeps the last difficulty set
     u8 difficulty;          // bit 0: left switch A, bit 1: right switch A
-    u8 action_a, action_b;  // last actions applied (the sticky ones)
-    u8 padding[3];  // explicit: states move and compare as bytes
+    u8 action_b;            // player B's last action applied (always NOOP: ALE's Python API)
+    u8 padding[4];  // explicit: states move and compare as bytes
 };
+
+// Player A's input: ALE's action in the low byte, above it how far that action turns the paddles
+// a frame (ALE's paddle strength x PADDLE_DELTA, at most PADDLE_DELTA_MAX). One word, as the
+// backends hand it to a step and as the machine keeps it: stored as two fields, the sticky
+// strength cost the state kernels 2 to 4 more registers (NVRTC, sm_90).
+CULE_HD u32 step_input(u8 action, i32 paddle_delta) { return action | (u32)paddle_delta << 8; }
+CULE_HD u8 input_action(u32 input) { return (u8)input; }
+CULE_HD i32 input_paddle_delta(u32 input) { return (i32)(input >> 8); }
 
 // What ALE's Event object holds for one frame.
 struct Events {
@@ -132,7 +138,7 @@ CULE_HD void move_paddles(Machine& m, const Wiring& w, u8 a, u8 b) {
     const u8 actions[2] = {a, b};
     for (u32 p = 0; p < 2; ++p) {
         u8 lines = action_lines(actions[p]);
-        const i32 step = p == 0 ? (i32)m.paddle_delta : (i32)PADDLE_DELTA;
+        const i32 step = p == 0 ? input_paddle_delta(m.input_a) : (i32)PADDLE_DELTA;
         i32 delta = (lines & 0x08) ? -step : (lines & 0x04) ? step : 0;
         i32 v = m.paddle[p] + delta;
         m.paddle[p] = v < PADDLE_MIN ? PADDLE_MIN : v > w.paddle_max ? w.paddle_max : v;

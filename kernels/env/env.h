@@ -127,26 +127,18 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
 }
 #endif
 
-// Player A's input to a step: ALE's action in the low byte, its paddle strength above it
-// (Machine.paddle_delta, below 2^24). One word through the frames, as the backends hand it over:
-// as two, cule_step_logged took 140 registers where this takes 138 (NVRTC, sm_90).
-CULE_HD u32 step_input(u8 action, i32 paddle_delta) { return action | (u32)paddle_delta << 8; }
-CULE_HD u8 input_action(u32 input) { return (u8)input; }
-
 // ALE's sticky actions, drawn for both players before every frame, emulated or not: player A
 // takes the step's input unless its draw falls below the threshold, and then keeps the last;
 // player B plays NOOP.
 CULE_HD void latch_actions(Machine& m, EnvRng& rng, const StepConfig& cfg, u32 input) {
-    if (rng_u32(rng) >= cfg.repeat_threshold) {
-        m.action_a = input_action(input);
-        m.paddle_delta = (i32)(input >> 8);
-    }
+    if (rng_u32(rng) >= cfg.repeat_threshold) m.input_a = input;
     if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
 }
 
 // Player A's action as ALE plays it: one the game does not take is NOOP.
 CULE_HD u8 played_action(const Machine& m, const StepConfig& cfg) {
-    return (cfg.legal_actions >> m.action_a & 1) ? m.action_a : (u8)NOOP;
+    const u8 a = input_action(m.input_a);
+    return (cfg.legal_actions >> a & 1) ? a : (u8)NOOP;
 }
 
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
@@ -388,7 +380,7 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(episode_frame_number, (const u8*)&m.episode_frame_number - base)                            \
     X(episode_steps, (const u8*)&m.episode_steps - base)                                          \
     X(front, (const u8*)&m.console.tia.front - base)                                              \
-    X(paddle_delta, (const u8*)&m.paddle_delta - base)                                            \
+    X(input_a, (const u8*)&m.input_a - base)                                                      \
     X(render_job, sizeof(RenderJob))                                                              \
     X(render_job_redo, (const u8*)&job->redo - base)                                              \
     X(step_config, sizeof(StepConfig))                                                            \
