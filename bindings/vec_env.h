@@ -134,7 +134,7 @@ class VecEnv {
         }
     }
 
-    // One step of every env, each given its input (kernels/env/env.h, step_input: ALE's action
+    // One step of every env, each given its input (kernels/ale/ale.h, step_input: ALE's action
     // and paddle strength).
     void step(const py::array_t<u32, py::array::c_style>& inputs, py::array_t<i32, py::array::c_style>& rewards,
               py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated) {

@@ -11,7 +11,6 @@ import torch
 
 from . import _core
 from .env import CuleEnv, paddle_deltas, step_inputs
-from .games import get_game
 from .spaces import UniformBox
 
 RNG_BYTES = _core.layout()["rng"]   # an env's random stream (EnvRng), after a state cloned with it

@@ -29,9 +29,9 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
     Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
         const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u32 *inputs
 
-// One step of env i, its input inputs[i] (ale.h, step_input: ALE's action, paddle strength). LOGGED:
-// the state-update pass of the split, which logs the frames the step
-// shows into `jobs` for cule_render / cule_redo and has no drawing code; else the step draws.
+// One step of env i, its input inputs[i] (ale.h, step_input: ALE's action and paddle strength).
+// LOGGED: the state-update pass of the split, which logs the frames the step shows into `jobs`
+// for cule_render / cule_redo and has no drawing code; else the step draws.
 // IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes), each warp's
 // RAM in its tile of `warp_ram` for the frames (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp).
 template <bool LOGGED, bool IN_PASSES = false>
