@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from . import _core
-from .env import CuleEnv, paddle_deltas, step_inputs
+from .env import CuleEnv, step_inputs
 from .spaces import UniformBox
 
 RNG_BYTES = _core.layout()["rng"]   # an env's random stream (EnvRng), after a state cloned with it
@@ -263,8 +263,7 @@ class CuleALE:
             raise AtariEnvError(f"action {int(action)} is not one of ALE's actions 0..{len(_core.ACTION_NAMES) - 1}")
         if not np.isfinite(paddle_strength):
             raise AtariEnvError(f"paddle_strength must be finite, got {paddle_strength}")
-        delta = int(paddle_deltas(torch.tensor([paddle_strength]))[0])
-        inputs = torch.from_numpy(step_inputs([int(action)], delta)).to(self._env.device)
+        inputs = step_inputs([int(action)], [paddle_strength]).to(self._env.device)
         return int(self._atari._play(lambda: self._env._step_inputs(inputs))[1])
 
 

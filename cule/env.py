@@ -80,18 +80,17 @@ def _continuous_actions() -> np.ndarray:
 CONTINUOUS_ACTIONS = _continuous_actions()
 
 
-def paddle_deltas(strength: torch.Tensor) -> torch.Tensor:
-    """How far paddles turn a frame at these paddle strengths (int32, step_input's upper bits): as
-    ALE, PADDLE_DELTA x |strength| in double precision, truncated; capped at PADDLE_DELTA_MAX,
-    beyond every paddle's range. `strength`: finite floats."""
-    turn = strength.to(torch.float32).to(torch.float64).abs() * _core.PADDLE_DELTA
-    return turn.clamp(max=_core.PADDLE_DELTA_MAX).to(torch.int32)
-
-
-def step_inputs(ale_ids, paddle_delta: int = _core.PADDLE_DELTA) -> np.ndarray:
-    """Each env's input to a step (kernels/ale/ale.h, step_input), int32: ALE's action id in the
-    low byte, the paddle strength (paddle_deltas) above; full strength unless given."""
-    return np.asarray(ale_ids, dtype=np.int32) | np.int32(paddle_delta << 8)
+def step_inputs(ale_ids, strengths=None) -> torch.Tensor:
+    """Each env's input to a step (kernels/ale/ale.h, step_input), int32 on the ids' device: ALE's
+    action id in the low byte, above it how far paddles turn a frame at paddle strengths
+    `strengths` (finite floats; full strength where None). As ALE: PADDLE_DELTA x |strength| in
+    double precision, truncated; capped at PADDLE_DELTA_MAX, beyond every paddle's range."""
+    ids = torch.as_tensor(ale_ids).to(torch.int32)
+    if strengths is None:
+        return ids | (_core.PADDLE_DELTA << 8)
+    strengths = torch.as_tensor(strengths).to(ids.device, torch.float32)   # ALE's strength is a float
+    turn = strengths.to(torch.float64).abs() * _core.PADDLE_DELTA
+    return ids | turn.clamp(max=_core.PADDLE_DELTA_MAX).to(torch.int32) << 8
 
 
 def _check_conventions(conventions, noop_max: int, episodic_life, autoreset_mode: AutoresetMode) -> bool:
@@ -386,8 +385,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def _make_spaces(self, full_action_space: bool) -> None:
         """The action set and the single and batched spaces, from the checked options."""
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
-        # Action index -> the step's input at full paddle strength (step_inputs).
-        self._action_table = step_inputs(np.asarray(self.action_set))
+        # Action index -> the step's input at full paddle strength.
+        self._action_table = step_inputs(np.asarray(self.action_set)).numpy()
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if self.obs_type == "ram":
             frame_shape = (RAM_BYTES,)
@@ -672,6 +671,15 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def _action_inputs(self, actions) -> torch.Tensor:
         """The step's inputs (step_inputs, on the env's device) for `actions`, action indices checked for
         shape, type and range (the range on the device, later, for tensors already there: see step)."""
+        indices = self._action_indices(actions)
+        if isinstance(indices, np.ndarray):
+            # On the host, with numpy: a few microseconds a step where torch's operations took tens.
+            return torch.from_numpy(self._action_table[indices]).to(self.device)
+        return self._action_table_on_device[indices]
+
+    def _action_indices(self, actions) -> np.ndarray | torch.Tensor:
+        """`actions` checked as indices into the action set: a numpy array, or a tensor on the env's
+        device whose range is checked there, later (its bad indices clamped meanwhile)."""
         if isinstance(actions, torch.Tensor):
             a = actions.detach()
             if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
@@ -684,14 +692,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {tuple(a.shape)}")
         n = len(self.action_set)
         if not (isinstance(a, torch.Tensor) and a.device == self.device and self._check_actions_on_device):
-            # On the host, with numpy: a few microseconds a step where torch's operations took tens.
             host = a.cpu().numpy() if isinstance(a, torch.Tensor) else a
             if host.min() < 0 or host.max() >= n:
                 raise ValueError(self._action_range_message(host[(host < 0) | (host >= n)][0].item()))
-            return torch.from_numpy(self._action_table[host]).to(self.device)
+            return host
         a = a.to(torch.int64)
         self._check_later((a < 0) | (a >= n), a, self._action_range_message)
-        return self._action_table_on_device[a.clamp(0, n - 1)]
+        return a.clamp(0, n - 1)
 
     def _check_later(self, bad: torch.Tensor, values: torch.Tensor, message) -> None:
         """A check of the inputs on the device, `bad` for each env: the sticky error flag set where
@@ -740,7 +747,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         lcr = (x > t).to(torch.int64) - (x < -t).to(torch.int64)
         dcu = (y > t).to(torch.int64) - (y < -t).to(torch.int64)
         fire = (a[:, 2] > t).to(torch.int64)
-        return self._continuous_table[(lcr + 1) * 6 + (dcu + 1) * 2 + fire] | paddle_deltas(radius) << 8
+        return step_inputs(self._continuous_table[(lcr + 1) * 6 + (dcu + 1) * 2 + fire], radius)
 
     def _raise_failed_action_checks(self) -> None:
         """Raises for the first failed range check whose result has reached the host."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .env import CuleEnv, paddle_deltas
+from .env import CuleEnv, step_inputs
 
 
 class VectorALE:
@@ -55,8 +55,8 @@ class VectorALE:
         strengths = torch.as_tensor(np.asarray(paddle_strengths, dtype=np.float32)).reshape(-1)
         if strengths.shape != (self._env.num_envs,) or not torch.isfinite(strengths).all():
             raise ValueError(f"paddle_strengths must be {self._env.num_envs} finite floats, got {strengths.tolist()}")
-        inputs = self._env._action_inputs(np.asarray(actions))
-        self._sent = (inputs & 0xFF) | paddle_deltas(strengths).to(inputs.device) << 8
+        ale_ids = np.asarray(self._env.action_set)[self._env._action_indices(np.asarray(actions))]
+        self._sent = step_inputs(ale_ids, strengths).to(self._env.device)
 
     def recv(self):
         """The step of the actions sent: the env's step()."""
