@@ -13,6 +13,28 @@ namespace py = pybind11;
 using namespace cule;
 using namespace cule::bindings;
 
+// The machine at the start of a state's bytes (its header checked), by value.
+static Machine machine_of(const u8* state, py::ssize_t size, const char* what) {
+    Machine m;
+    if ((size_t)size < sizeof m) throw std::invalid_argument(std::string(what) + " is too short to be a state");
+    std::memcpy(&m, state, sizeof m);
+    if (m.header.magic != STATE_MAGIC || m.header.version != STATE_VERSION)
+        throw std::invalid_argument(std::string(what) + " is not a state of this cule (its header differs)");
+    return m;
+}
+static Machine machine_of(const Bytes& state, const char* what) {
+    if (state.ndim() != 1) throw std::invalid_argument(std::string(what) + " must be one state, 1-D");
+    return machine_of(state.data(), state.size(), what);
+}
+
+// `state` with its machine replaced by `m`.
+static Bytes with_machine(const Bytes& state, const Machine& m) {
+    Bytes out(state.size());
+    std::memcpy(out.mutable_data(), state.data(), (size_t)state.size());
+    std::memcpy(out.mutable_data(), &m, sizeof m);
+    return out;
+}
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "cule's core: the kernels/ emulator compiled for the host (the CPU backend, states, the games)";
     m.attr("NUM_GAMES") = (int)NUM_GAMES;
@@ -29,6 +51,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("PADDLE_DELTA") = (int)PADDLE_DELTA;   // a paddle's turn a frame at ALE's full strength
     m.attr("PADDLE_DELTA_MAX") = (int)PADDLE_DELTA_MAX;
     m.attr("STATE_VERSION") = (int)STATE_VERSION;   // the layout of the states get_states gives
+    m.attr("SOUND_SAMPLES") = (int)SOUND_SAMPLES;   // a frame of the sound observation
     m.def("repeat_threshold", &repeat_threshold, py::arg("repeat_action_probability"));
     m.attr("ACTION_NAMES") = py::tuple(py::cast(std::vector<std::string>(ACTION_NAMES, ACTION_NAMES + NUM_ACTIONS)));
     m.attr("RESET_ACTION") = (int)RESET;
@@ -53,6 +76,8 @@ PYBIND11_MODULE(_core, m) {
         .def("frame", &SingleConsole::frame, py::arg("a"), py::arg("b") = (int)NOOP, py::arg("reset") = false,
              py::arg("select") = false, py::arg("settings") = true)
         .def("begin_episode", &SingleConsole::begin_episode)
+        .def("sound_frame", &SingleConsole::sound_frame)
+        .def("reset_sound", &SingleConsole::reset_sound)
         .def("count_frame", &SingleConsole::count_frame)
         .def("game_reset", &SingleConsole::game_reset)
         .def("game_select_mode", &SingleConsole::game_select_mode)
@@ -81,10 +106,11 @@ PYBIND11_MODULE(_core, m) {
         .def("take_render_trace", &VecEnv::take_render_trace);
 #endif
     vec_env
-        .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, u16, bool, i32>(), py::arg("spec"),
+        .def(py::init<GameSpec, i32, i32, double, i32, u32, bool, bool, u16, bool, bool, i32>(), py::arg("spec"),
              py::arg("num_envs"), py::arg("frameskip"), py::arg("repeat_action_probability"),
              py::arg("max_episode_frames"), py::arg("legal_actions"), py::arg("episodic_life"),
-             py::arg("life_loss_info"), py::arg("resume_noop_max"), py::arg("resume_fire"), py::arg("num_threads"))
+             py::arg("life_loss_info"), py::arg("resume_noop_max"), py::arg("resume_fire"), py::arg("sound"),
+             py::arg("num_threads"))
         .def("set_pool", &VecEnv::set_pool)
         .def("seed", &VecEnv::seed)
         .def("rngs", &VecEnv::rngs)
@@ -117,18 +143,67 @@ PYBIND11_MODULE(_core, m) {
     m.def("state_from_ale", &state_from_ale, py::arg("base"), py::arg("game"), py::arg("fields"));
     m.def("step_config", [](const GameSpec& spec, i32 frameskip, double repeat_action_probability,
                              i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info,
-                             u16 resume_noop_max, bool resume_fire) {
+                             u16 resume_noop_max, bool resume_fire, bool sound) {
         const StepConfig cfg = make_step_config(spec.game, spec.wiring, frameskip, repeat_action_probability,
                                                 max_episode_frames, legal_actions, episodic_life, life_loss_info,
-                                                resume_noop_max, resume_fire);
+                                                resume_noop_max, resume_fire, sound);
         py::array_t<u8> out(sizeof cfg);
         std::memcpy(out.mutable_data(), &cfg, sizeof cfg);
         return out;
     }, py::arg("spec"), py::arg("frameskip"), py::arg("repeat_action_probability"), py::arg("max_episode_frames"),
           py::arg("legal_actions"), py::arg("episodic_life"), py::arg("life_loss_info"), py::arg("resume_noop_max"),
-          py::arg("resume_fire"),
+          py::arg("resume_fire"), py::arg("sound"),
           "the kernels' StepConfig (kernels/env/env.h) as bytes, made as the CPU backend's VecEnv makes its own");
     m.def("layout", &machine_layout, "sizes and field offsets of the state structs, as this compiler lays them out");
+
+    // ALE's sound observation on a state's machine (kernels/atari/tia_sound.h), for the one env of
+    // ale-py's AtariEnv: the samples of the last frame, and the generator carried across a
+    // restored state or a reset, which ALE's keeps running.
+    m.def("sound_samples", [](const Bytes& states) {
+        if (states.ndim() != 2) throw std::invalid_argument("states must be (N, state_bytes), one state a row");
+        const py::ssize_t n = states.shape(0);
+        py::array_t<u8> out({n, (py::ssize_t)SOUND_SAMPLES});
+        for (py::ssize_t i = 0; i < n; ++i) {
+            TiaSound generator = machine_of(states.data(i, 0), states.shape(1), "states").sound_shown;
+            sound_samples(generator, out.mutable_data(i, 0), SOUND_SAMPLES);
+        }
+        return out;
+    }, py::arg("states"), "the 512 samples of each state's last frame, (N, 512), where its step ran the sound "
+          "generator");
+    m.def("carry_sound", [](const Bytes& from, const Bytes& into) {
+        Machine old = machine_of(from, "from"), m = machine_of(into, "into");
+        sound_apply(old.sound, old.console.tia);   // ALE applies them at its next frame: the same
+        m.sound = old.sound;
+        m.sound_shown = old.sound_shown;
+        m.console.tia.audio_written = 0;           // ALE's queue is not part of its states
+        return with_machine(into, m);
+    }, py::arg("from"), py::arg("into"),
+          "`into`, a restored state, with the sound generator of `from` and the audio writes `from` had not "
+          "applied, as ALE's generator runs on across a restored state");
+    m.def("replay_reset_sound", [](const Bytes& from, const Bytes& into, const Bytes& log) {
+        if (log.ndim() != 2 || log.shape(0) < 1 || log.shape(1) != 1 + AUDIO_REGISTERS)
+            throw std::invalid_argument("log must be Console.reset_sound()'s, (K + 1, 7)");
+        Machine old = machine_of(from, "from"), m = machine_of(into, "into");
+        sound_apply(old.sound, old.console.tia);
+        m.sound = old.sound;
+        m.sound_shown = old.sound_shown;
+        const py::ssize_t frames = log.shape(0) - 1;
+        for (py::ssize_t f = 0; f <= frames; ++f) {
+            Tia& t = m.console.tia;
+            t.audio_written = *log.data(f, 0);
+            std::copy(log.data(f, 1), log.data(f, 1) + AUDIO_REGISTERS, t.audio);
+            if (f < frames) sound_frame(m);
+        }
+        return with_machine(into, m);
+    }, py::arg("from"), py::arg("into"), py::arg("log"),
+          "`into`, a reset's state, with the sound generator of `from` run through the reset's sound frames "
+          "(Console.reset_sound()), as ALE's generator runs on through a reset_game");
+    m.def("sound_frames", [](const Bytes& state, i32 frames) {
+        Machine m = machine_of(state, "state");
+        for (i32 f = 0; f < frames; ++f) sound_frame(m);
+        return with_machine(state, m);
+    }, py::arg("state"), py::arg("frames"), "the state after `frames` frames of the sound generator alone "
+          "(ALE's after an episode's end, where its frames play nothing)");
 
     m.def("palette_rgb", [](bool pal) {
         py::array_t<u8> out({256, 3});

@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -85,6 +87,33 @@ class SingleConsole {
     void begin_episode() {
         m_.episode_frame_number = 0;
         m_.paddle[0] = m_.paddle[1] = paddle_centre(spec_.wiring);
+        // The reset's own audio writes, apart from those before it (reset_sound).
+        written_before_reset_ |= m_.console.tia.audio_written;
+        m_.console.tia.audio_written = 0;
+        reset_sound_.clear();
+    }
+    // ALE's sound after a frame StellaEnvironment::act plays (a few games' resets play some:
+    // kernels/atari/tia_sound.h); the writes it applies are logged for reset_sound.
+    void sound_frame() {
+        Tia& t = m_.console.tia;
+        std::array<u8, 1 + AUDIO_REGISTERS> entry = {t.audio_written};
+        std::copy(t.audio, t.audio + AUDIO_REGISTERS, entry.begin() + 1);
+        reset_sound_.push_back(entry);
+        t.audio_written |= written_before_reset_;
+        written_before_reset_ = 0;
+        cule::sound_frame(m_);
+    }
+    // What the last reset did to the sound: per sound frame, the audio registers written since the
+    // reset began or the last sound frame (bits, as Tia::audio_written) and their values; last, those
+    // written since (applied by the next frame). A reset on a running generator replays it.
+    Bytes reset_sound() const {
+        Bytes out({(py::ssize_t)reset_sound_.size() + 1, (py::ssize_t)(1 + AUDIO_REGISTERS)});
+        for (size_t i = 0; i < reset_sound_.size(); ++i)
+            std::copy(reset_sound_[i].begin(), reset_sound_[i].end(), out.mutable_data(i, 0));
+        const Tia& t = m_.console.tia;
+        *out.mutable_data(reset_sound_.size(), 0) = t.audio_written;
+        std::copy(t.audio, t.audio + AUDIO_REGISTERS, out.mutable_data(reset_sound_.size(), 1));
+        return out;
     }
     void count_frame() {
         m_.frame_number = count_up(m_.frame_number);
@@ -124,12 +153,14 @@ class SingleConsole {
         Bytes out(spec_.state_bytes());
         std::memcpy(out.mutable_data(), &m_, sizeof(Machine));
         std::memcpy(out.mutable_data() + sizeof(Machine), screens_.data(), spec_.screen_bytes());
+        reinterpret_cast<Machine*>(out.mutable_data())->console.tia.audio_written |= written_before_reset_;
         return out;
     }
     // A snapshot back, checked by the caller (state_check.h).
     void set_state(const Bytes& s) {
         std::memcpy(&m_, s.data(), sizeof(Machine));
         std::memcpy(screens_.data(), s.data() + sizeof(Machine), spec_.screen_bytes());
+        written_before_reset_ = 0;   // a snapshot's writes are all in its machine (state())
     }
 
     const GameSpec& spec() const { return spec_; }
@@ -137,14 +168,21 @@ class SingleConsole {
     const Machine& machine() const { return m_; }
 
   private:
-    // All zero but the header and the cartridge's power-on state.
+    // All zero but the header and the power-on states of the cartridge and the sound generator.
     void clear_machine() {
         std::memset(&m_, 0, sizeof(m_));
         m_.header = StateHeader{STATE_MAGIC, STATE_VERSION, spec_.rom_tag, (u32)spec_.state_bytes()};
         cart_power_on(m_.console.cart, spec_.scheme);
+        m_.sound = m_.sound_shown = sound_power_on();
+        written_before_reset_ = 0;
+        reset_sound_.clear();
     }
 
     Machine m_;
+    // Audio writes from before the reset under way, not yet applied (begin_episode), and what
+    // the reset did to the sound so far (reset_sound).
+    u8 written_before_reset_ = 0;
+    std::vector<std::array<u8, 1 + AUDIO_REGISTERS>> reset_sound_;
     GameSpec spec_;
     std::vector<u8> screens_;
     Mt19937 mt_;

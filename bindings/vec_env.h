@@ -67,14 +67,14 @@ class VecEnv {
   public:
     VecEnv(GameSpec spec, i32 num_envs, i32 frameskip, double repeat_action_probability,
            i32 max_episode_frames, u32 legal_actions, bool episodic_life, bool life_loss_info, u16 resume_noop_max,
-           bool resume_fire, i32 num_threads)
+           bool resume_fire, bool sound, i32 num_threads)
         : spec_(std::move(spec)), n_(num_envs), machines_(num_envs), screens_((size_t)num_envs * spec_.screen_bytes()),
           rng_(num_envs), needs_reset_(num_envs, 0), restarted_(num_envs, 0), end_frames_(num_envs, 0),
           short_frames_(num_envs, 0),
           threads_(num_threads) {
         if (num_envs <= 0) throw std::invalid_argument("num_envs must be positive, got " + std::to_string(num_envs));
         cfg_ = make_step_config(spec_.game, spec_.wiring, frameskip, repeat_action_probability, max_episode_frames,
-                                legal_actions, episodic_life, life_loss_info, resume_noop_max, resume_fire);
+                                legal_actions, episodic_life, life_loss_info, resume_noop_max, resume_fire, sound);
     }
 
     // The pool: K snapshots as made by SingleConsole.state(), shape (K, state_size).

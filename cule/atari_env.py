@@ -27,8 +27,9 @@ class AtariEnvError(gymnasium.error.Error, ValueError):
 class CuleAtariEnv(gymnasium.Env):
     """ale-py's AtariEnv (its defaults: frameskip 4, sticky actions 0.25, the minimal action set,
     full-size frames; a frameskip (low, high) draws each step's frames from np_random, as
-    AtariEnv does): observations (210, 160, 3) RGB, (210, 160) grey or the 128 RAM bytes, rewards
-    summed over the frameskip as a float, info with lives and frame numbers. With
+    AtariEnv does): observations (210, 160, 3) RGB, (210, 160) grey or the 128 RAM bytes (with
+    sound_obs a dict of that "image" and the "sound" of the step's last frame, 512 samples),
+    rewards summed over the frameskip as a float, info with lives and frame numbers. With
     repeat_action_probability 0 it steps as AtariEnv does, frame for frame; with sticky actions
     its draws are cule's own. Episodes end as AtariEnv's: reset() starts the next (a step after
     the end starts it too, where AtariEnv would repeat the last frame). A seeded reset gives
@@ -45,8 +46,6 @@ class CuleAtariEnv(gymnasium.Env):
         if obs_type not in OBS_TYPES:
             raise ValueError(f"obs_type must be one of {sorted(OBS_TYPES)}, got {obs_type!r}")
         _check_frameskip(frameskip)
-        if sound_obs:
-            raise AtariEnvError("sound_obs must be False: cule emulates no sound, got True")
         # Continuous actions, (radius, angle, fire), as AtariEnv's (CuleEnv's `continuous`).
         self.continuous, self.continuous_action_threshold = bool(continuous), continuous_action_threshold
         if render_mode not in (None, "rgb_array"):
@@ -59,12 +58,23 @@ class CuleAtariEnv(gymnasium.Env):
                             full_action_space=full_action_space,
                             max_num_frames_per_episode=max_num_frames_per_episode or 0, output="numpy",
                             num_threads=1, show_end_frame=True, continuous=self.continuous,
-                            continuous_action_threshold=continuous_action_threshold, **OBS_TYPES[obs_type])
+                            continuous_action_threshold=continuous_action_threshold, sound=bool(sound_obs),
+                            **OBS_TYPES[obs_type])
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "render_fps": self._env.metadata["render_fps"]}
         self.game = self._env.game
         space = self._env.single_observation_space
         self.observation_space = UniformBox(0, 255, space.shape[1:], np.uint8)   # without the stack's axis
+        # ale-py's sound observation: the 512 samples of each step's last frame beside the image.
+        # Its generator runs on across reset_game and restored states; loading the ROM (the first
+        # reset, a seeded one) starts it afresh, with zeros for samples until a frame plays.
+        self.sound_obs = bool(sound_obs)
+        if self.sound_obs:
+            self.observation_space = gymnasium.spaces.Dict(
+                image=self.observation_space, sound=UniformBox(0, 255, (_core.SOUND_SAMPLES,), np.uint8))
+        self._sound = np.zeros(_core.SOUND_SAMPLES, np.uint8)   # ALE's getAudio()
+        self._sound_loaded = False   # a reset has loaded the ROM: the generator runs on from there
+        self._sound_from: np.ndarray | None = None   # a state whose generator is ahead of the env's
         self.action_space = self._env.single_action_space
         self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
         self._action_set = list(self._env.action_set)   # AtariEnv's: ALE's ids of the actions
@@ -73,14 +83,24 @@ class CuleAtariEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        carried = self._sound_state() if self.sound_obs and self._sound_loaded and seed is None else None
         obs, info = self._env.reset(seed=seed)
         self._over = (False, False)
         info = _one(info)
+        if self.sound_obs:
+            log = self._env._reset_sound
+            if carried is None:   # the ROM loaded again: a new generator, no samples yet
+                self._sound[:] = 0
+            else:                 # reset_game: the generator runs on through the reset
+                self._env.set_states(_core.replay_reset_sound(carried, self._env.get_states()[0].numpy(), log)[None])
+            if len(log) > 1:      # the reset played frames with sound (a few games' mode selection)
+                self._sound = _core.sound_samples(self._env.get_states()[:1].numpy())[0]
+            self._sound_loaded, self._sound_from = True, None
         if seed is not None:   # AtariEnv's seeds: its np_random (wrappers' no-op draws) and ALE's seed
             np_seed, ale_seed = np.random.SeedSequence(seed).generate_state(n_words=2)
             self._np_random, _ = gymnasium.utils.seeding.np_random(int(np_seed))
             info["seeds"] = (np_seed, ale_seed)
-        return obs[0, 0], info
+        return self._observation(obs), info
 
     def step(self, action):
         if self.continuous and np.shape(action) != (3,):
@@ -97,9 +117,22 @@ class CuleAtariEnv(gymnasium.Env):
             obs, reward, terminated, truncated, info = one_step()
             total += float(reward[0])
             self._over = (bool(terminated[0]), bool(truncated[0]))
+            steps -= 1
             if any(self._over):
                 break
-        return obs[0, 0], total, *self._over, _one(info)
+        if self.sound_obs:
+            state = self._env.get_states()[0].numpy()
+            # The frames ALE plays after an episode's end emulate nothing but still run the sound.
+            self._sound_from = _core.sound_frames(state, steps) if steps else None
+            self._sound = _core.sound_samples(self._sound_state()[None])[0]
+        return self._observation(obs), total, *self._over, _one(info)
+
+    def _observation(self, obs) -> np.ndarray | dict[str, np.ndarray]:
+        return {"image": obs[0, 0], "sound": self._sound.copy()} if self.sound_obs else obs[0, 0]
+
+    def _sound_state(self) -> np.ndarray:
+        """A state holding the sound generator as ALE's now is."""
+        return self._env.get_states()[0].numpy() if self._sound_from is None else self._sound_from
 
     def clone_state(self, include_rng: bool = False) -> np.ndarray:
         """The env's whole state (AtariEnv's clone_state), for restore_state; with include_rng
@@ -114,10 +147,15 @@ class CuleAtariEnv(gymnasium.Env):
         size = self._env.get_states().shape[1]
         if state.ndim == 1 and state.dtype == np.uint8 and len(state) == size + RNG_BYTES:
             state, rng = state[:size], state[size:]
-            self._env.set_states(state[None])
-            self._env._backend.set_rngs(torch.from_numpy(rng.copy().view(np.int64)[None]), np.zeros(1, np.int64))
         else:
-            self._env.set_states(state[None])
+            rng = None
+        generator = self._sound_state() if self.sound_obs and self._sound_loaded else None
+        self._env.set_states(state[None])
+        if generator is not None:   # ALE's generator is not part of its states: it runs on
+            self._env.set_states(_core.carry_sound(generator, self._env.get_states()[0].numpy())[None])
+            self._sound_from = None
+        if rng is not None:
+            self._env._backend.set_rngs(torch.from_numpy(rng.copy().view(np.int64)[None]), np.zeros(1, np.int64))
         self._over = (False, False)
 
     def render(self) -> np.ndarray | None:
@@ -216,6 +254,10 @@ class CuleALE:
 
     def getScreenGrayscale(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
         return _into(buffer, self._grey[self._env.get_screens()[0].numpy()])
+
+    def getAudio(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
+        """The samples of the last frame played (zeros without sound_obs, or before a step)."""
+        return _into(buffer, self._atari._sound)
 
     def getRAMSize(self) -> int:
         return _core.RAM_BYTES

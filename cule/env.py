@@ -243,6 +243,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          on paddles the radius is ALE's paddle strength, how far they turn
                          (the full action set)
       continuous_action_threshold  that threshold
+      sound              the TIA's sound generator runs after every frame, as under ale-py's
+                         sound_obs: get_sound() gives each env's samples of its last frame
       noop_max           episodes start after 0 .. noop_max - 1 NOOP frames (drawn per episode;
                          a FIRE at reset counts as one)
       grayscale, img_height, img_width  the frames: grey or RGB, shrunk as OpenCV's INTER_AREA
@@ -284,7 +286,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          before's again, max-pooled (under maxpool) with this step's
                          next-to-last frame where the episode ended on the step's last frame
 
-    Memory: a state of 67,800 bytes per env (600 of machine, two 210 x 160 frame buffers), its
+    Memory: a state of 67,832 bytes per env (632 of machine, two 210 x 160 frame buffers), its
     stack of frames (28 KB at v5 settings), under maxpool with shrunk frames its pooled frame
     before shrinking, for the step that ends an episode (33,600 bytes grey, 100,800 RGB); the
     reset pool one state per no-op start.
@@ -304,7 +306,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
                  show_end_frame: bool = False, conventions: str = "AtariVectorEnv", continuous: bool = False,
-                 continuous_action_threshold: float = 0.5, **unknown):
+                 continuous_action_threshold: float = 0.5, sound: bool = False, **unknown):
         # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
         self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
@@ -348,12 +350,14 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
         self.continuous = bool(continuous)
         self.continuous_action_threshold = float(continuous_action_threshold)
+        self.sound = bool(sound)
         self._make_spaces(full_action_space or self.continuous)
         envpool = _check_conventions(conventions, noop_max, episodic_life, self.autoreset_mode)
         fire = bool(use_fire_reset) and FIRE in self.action_set
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 max_num_frames_per_episode, self.game.legal_actions, bool(episodic_life),
-                                bool(life_loss_info), noop_max if envpool and episodic_life else 0, fire)
+                                bool(life_loss_info), noop_max if envpool and episodic_life else 0, fire,
+                                self.sound)
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
                                            self.stack_num, self.maxpool, bool(show_end_frame), envpool)
         pool = self._make_reset_pool(rom_path, fire, noop_max, envpool)
@@ -406,6 +410,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         console, self._spec = make_console(self.game, load_rom(self.game, rom_path))
         pool = reset_pool(console, self.game, self.mode, self.difficulty, fire, noop_max, envpool)
         self._post_reset_state = pool[0]
+        self._reset_sound = console.reset_sound()   # what the last reset did to the sound (cule.atari_env)
         return pool
 
     def _make_backend(self, pool: np.ndarray, settings: StepSettings, observations: ObservationSettings,
@@ -513,6 +518,16 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         game_over, which a lost life under episodic_life is not) and "episode_steps" (int32: the
         frames max_num_frames_per_episode counts)."""
         return self._backend.episode_state()
+
+    @_one_thread_at_a_time
+    @_after_reset
+    def get_sound(self) -> torch.Tensor:
+        """Each env's sound of the last frame of its last step, (N, 512) uint8, 512 samples at
+        31,400 Hz, 128 silent (ale-py's sound observation; kernels/atari/tia_sound.h). Needs an env
+        made with sound=True. A new episode starts the generator afresh, a reset pool's copy."""
+        if not self.sound:
+            raise RuntimeError("get_sound() needs the sound generator: make the env with sound=True")
+        return torch.from_numpy(_core.sound_samples(self.get_states().cpu().numpy())).to(self.device)
 
     @_one_thread_at_a_time
     @_after_reset

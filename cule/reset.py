@@ -33,9 +33,11 @@ def press_select(console, frames: int) -> None:
 
 
 def act(console, action: int) -> None:
-    """StellaEnvironment::act with frameskip 1: one frame that counts as played."""
+    """StellaEnvironment::act with frameskip 1: one frame that counts as played, then ALE's
+    sound (kernels/atari/tia_sound.h)."""
     console.frame(action)
     console.count_frame()
+    console.sound_frame()
 
 
 def ms_pacman_mode(console, mode: int) -> None:

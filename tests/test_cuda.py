@@ -146,7 +146,7 @@ def test_the_kernels_step_config_is_the_cpu_backends():
     (make_step_config), at the offsets the layout check compares with NVRTC's."""
     game = get_game("pong")
     spec = _core.GameSpec(load_rom(game), game.index)
-    config = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True)
+    config = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True, True)
     at = _core.layout()
     assert config.dtype == np.uint8 and len(config) == at["step_config"]
 
@@ -160,10 +160,11 @@ def test_the_kernels_step_config_is_the_cpu_backends():
     # EnvPool's episodic life (resume_noop_max) in place of AtariVectorEnv's
     assert (field("episodic_life", np.uint8), field("life_loss_info", np.uint8)) == (0, 0)
     assert (field("resume_noop_max", np.uint16), field("resume_fire", np.uint8)) == (30, 1)
-    plain = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 0, True)
+    assert field("sound", np.uint8) == 1
+    plain = _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 0, True, False)
     at_life = at["step_config_episodic_life"]
-    assert plain[at_life] == 1 and plain[at["step_config_resume_noop_max"]] == 0
-    assert np.array_equal(config, _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True)), \
+    assert plain[at_life] == 1 and plain[at["step_config_resume_noop_max"]] == 0 and plain[at["step_config_sound"]] == 0
+    assert np.array_equal(config, _core.step_config(spec, 4, 0.25, 108_000, 0b101, True, False, 30, True, True)), \
         "padding zeroed"
 
 
@@ -238,6 +239,18 @@ def test_paddle_strengths_with_sticky_actions(device, cuda_step):
     assert run.ends >= 8
     if cuda_step != "one-kernel":
         assert run.redone > 0
+
+
+@pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])
+def test_sound_generator(device, cuda_step):
+    """ALE's sound generator (sound=True) after every frame of each step's kernels, the frames
+    after an episode's end and the steps cule_redo runs again included."""
+    run = Run("ms_pacman", device, 8, cuda_step=cuda_step,
+              **V5 | dict(sound=True, max_num_frames_per_episode=MID_STEP_CAP))
+    run.run(30, state_every=3)
+    assert run.ends >= 8
+    sound = run.gpu.get_sound().cpu()
+    assert torch.equal(sound, run.cpu.get_sound()) and (sound != 128).any()
 
 
 @pytest.mark.parametrize("cuda_step", ["split", "one-kernel", "in-passes"])

@@ -103,7 +103,7 @@ def varying_frames_env(frameskip: int, lines: tuple[int, ...] = VARYING_LINES,
                        last_frame_only: bool = True) -> "_core.VecEnv":
     """One env of that ROM from power-on, under Freeway's rules (RAM all zero: never terminal)."""
     console, spec = make_console(get_game("freeway"), varying_frames_rom(lines))
-    vec = _core.VecEnv(spec, 1, frameskip, 0.0, 0, 1, False, False, 0, False, 1)
+    vec = _core.VecEnv(spec, 1, frameskip, 0.0, 0, 1, False, False, 0, False, False, 1)
     vec.set_pool(np.stack([console.state()]))
     vec.last_frame_only = last_frame_only
     vec.reset(np.ones(1, np.uint8), False)

@@ -54,6 +54,7 @@ class StepSettings:
     life_loss_info: bool
     resume_noop_max: int = 0           # EnvPool's episodic life: the game resumes after no-ops
     resume_fire: bool = False          # ... the last of them FIRE
+    sound: bool = False                # the sound generator runs (ALE's sound_obs: kernels/atari/tia_sound.h)
 
     @property
     def legal_action_mask(self) -> int:

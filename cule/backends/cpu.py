@@ -20,7 +20,8 @@ class CpuBackend:
         s = settings
         self._vec = _core.VecEnv(spec, s.num_envs, s.frameskip,
                                 s.repeat_action_probability, s.max_episode_frames, s.legal_action_mask,
-                                s.episodic_life, s.life_loss_info, s.resume_noop_max, s.resume_fire, num_threads)
+                                s.episodic_life, s.life_loss_info, s.resume_noop_max, s.resume_fire, s.sound,
+                                num_threads)
         self._vec.set_pool(pool)
         o = observations
         self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool, o.vector_env_end,

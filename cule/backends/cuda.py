@@ -216,7 +216,7 @@ class CudaBackend:
         self._config = torch.from_numpy(_core.step_config(spec, s.frameskip, s.repeat_action_probability,
                                                          s.max_episode_frames, s.legal_action_mask, s.episodic_life,
                                                          s.life_loss_info, s.resume_noop_max,
-                                                         s.resume_fire)).to(self.device)
+                                                         s.resume_fire, s.sound)).to(self.device)
         # The split step (docs/architecture.md): a state-update kernel that logs the TIA accesses of
         # the frames a step shows, then a render kernel that replays them (and one that runs again,
         # drawing, the rare steps a log cannot draw). Off: one kernel steps and draws.

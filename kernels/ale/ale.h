@@ -49,7 +49,7 @@ struct StateHeader {
     u32 rom_tag;       // the game's: the first four bytes of its ROM's md5, little-endian
     u32 state_bytes;   // the machine and its two frame buffers
 };
-enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 2 };
+enum : u32 { STATE_MAGIC = 0x454C5543 /* "CULE" */, STATE_VERSION = 3 };
 
 // The frame counters stop at 2^31 - 1 (about 400 days of play at 60 frames a second) instead of
 // overflowing an i32: every value they take is one the state check accepts.
@@ -68,6 +68,9 @@ struct Machine {
     u8 switches;            // Stella's Switches byte, which keeps the last difficulty set
     u8 difficulty;          // bit 0: left switch A, bit 1: right switch A
     u8 action_b;            // player B's last action applied (always NOOP: ALE's Python API)
+    // The sound generator where a step runs it (StepConfig::sound): now, and as it was before the
+    // last frame's samples, from which the host makes them (tia_sound.h).
+    TiaSound sound, sound_shown;
     u8 padding[4];  // explicit: states move and compare as bytes
 };
 

@@ -14,6 +14,7 @@
 //   tia_collisions.h  the collision latches
 //   tia_draw.h        spans, lines and frames as the beam moves
 //   tia_registers.h   the CPU's reads and writes
+//   tia_sound.h       the sound generator, as ALE's sound observation runs it
 #pragma once
 #include "atari/tia_state.h"
 #include "atari/tia_objects.h"
@@ -21,3 +22,4 @@
 #include "atari/tia_collisions.h"
 #include "atari/tia_draw.h"
 #include "atari/tia_registers.h"
+#include "atari/tia_sound.h"

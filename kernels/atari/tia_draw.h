@@ -238,12 +238,16 @@ CULE_HD i32 clocks_into_line(const Tia& t, i32 clock) {
 // ---- reset and frames ----------------------------------------------------------------------
 
 CULE_HD void tia_reset(Tia& t, u8* fb_front, u8* fb_back, u32 cycles, const Display& d) {
-    u8 partial = t.partial_frame, front = t.front, greyed = t.frame_greyed;
+    u8 partial = t.partial_frame, front = t.front, greyed = t.frame_greyed, written = t.audio_written;
+    u8 audio[AUDIO_REGISTERS];
+    for (i32 r = 0; r < AUDIO_REGISTERS; ++r) audio[r] = t.audio[r];
     u8* bytes = (u8*)&t;
     for (u32 i = 0; i < sizeof(Tia); ++i) bytes[i] = 0;
     t.partial_frame = partial;   // survives a reset, like the frame buffers' roles
     t.front = front;
     t.frame_greyed = greyed;
+    for (i32 r = 0; r < AUDIO_REGISTERS; ++r) t.audio[r] = audio[r];   // ALE's sound keeps its queue
+    t.audio_written = written;
     t.allow_hmove_blank = d.hmove_blanks;
     t.ystart = d.ystart;
     t.height = d.height;

@@ -250,7 +250,11 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case HMOVE: hmove(t, hpos, clock); break;
         case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
         case CXCLR: t.collision = 0; break;
-        default: break;   // RSYNC, audio and unused addresses
+        case AUDC0: case AUDC1: case AUDF0: case AUDF1: case AUDV0: case AUDV1:
+            t.audio[addr - AUDC0] = value;
+            t.audio_written |= (u8)(1 << (addr - AUDC0));
+            break;
+        default: break;   // RSYNC and unused addresses
     }
     return end_frame;
 }

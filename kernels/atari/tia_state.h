@@ -30,7 +30,7 @@ enum TiaWriteRegister : u8 {
     RESM0 = 0x12,    // strobe: missile 0 starts at the beam
     RESM1 = 0x13,    // strobe: missile 1 starts at the beam
     RESBL = 0x14,    // strobe: the ball starts at the beam
-    AUDC0 = 0x15,    // audio control 0 (sound is not emulated)
+    AUDC0 = 0x15,    // audio control 0 (tia_sound.h)
     AUDC1 = 0x16,    // audio control 1
     AUDF0 = 0x17,    // audio frequency 0
     AUDF1 = 0x18,    // audio frequency 1
@@ -55,6 +55,9 @@ enum TiaWriteRegister : u8 {
     HMCLR = 0x2B,    // strobe: clear the horizontal motion registers
     CXCLR = 0x2C,    // strobe: clear the collision latches
 };
+// The audio registers, AUDC0 .. AUDV1, two channels of three: as Tia::audio and TiaSound::audio
+// keep them.
+enum : i32 { AUDIO_CHANNELS = 2, AUDIO_REGISTERS = AUDV1 - AUDC0 + 1 };
 enum TiaReadRegister : u8 {
     CXM0P = 0x00,    // collisions: D7 missile 0 and player 1, D6 missile 0 and player 0
     CXM1P = 0x01,    // D7 missile 1 and player 0, D6 missile 1 and player 1
@@ -139,7 +142,11 @@ struct Tia {
     u8 ystart, pal;              // Display::ystart, Display::pal
     u8 front;                    // which of the two frame buffers is being drawn
     u8 partial_frame, frame_greyed;
-    u8 padding[2];  // explicit: states move and compare as bytes
+    // The audio registers as last written, and which were written since the sound generator last
+    // took them (bit r: audio[r]); a reset leaves both, as ALE's queue of audio writes.
+    u8 audio[AUDIO_REGISTERS];
+    u8 audio_written;
+    u8 padding[3];  // explicit: states move and compare as bytes
 };
 
 // Pixels in one frame buffer.

@@ -38,6 +38,7 @@ struct StepConfig {
     // step, and the next step resumes the same game after 1 .. resume_noop_max frames of NOOP
     // (the last one FIRE where resume_fire).
     u8 resume_fire;
+    u8 sound;                 // the sound generator runs after every frame (ALE's sound_obs)
     u16 resume_noop_max;
 };
 
@@ -105,7 +106,7 @@ inline u64 repeat_threshold(double p) {
 #ifndef __CUDACC_RTC__
 inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, double repeat_action_probability,
                                    i32 max_episode_frames, u32 legal_actions, bool episodic_life,
-                                   bool life_loss_info, u16 resume_noop_max, bool resume_fire) {
+                                   bool life_loss_info, u16 resume_noop_max, bool resume_fire, bool sound) {
     StepConfig cfg;
     __builtin_memset(&cfg, 0, sizeof cfg);
     cfg.game = game;
@@ -123,6 +124,7 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
     cfg.life_loss_info = life_loss_info;
     cfg.resume_noop_max = episodic_life ? resume_noop_max : 0;
     cfg.resume_fire = resume_fire;
+    cfg.sound = sound;
     return cfg;
 }
 #endif
@@ -133,6 +135,14 @@ inline StepConfig make_step_config(i32 game, Wiring wiring, i32 frameskip, doubl
 CULE_HD void latch_actions(Machine& m, EnvRng& rng, const StepConfig& cfg, u32 input) {
     if (rng_u32(rng) >= cfg.repeat_threshold) m.input_a = input;
     if (rng_u32(rng) >= cfg.repeat_threshold) m.action_b = NOOP;
+}
+
+// ALE's sound observation after a frame (tia_sound.h): the audio writes since the last applied,
+// then a frame's samples, which the host makes again from `sound_shown`.
+CULE_HD void sound_frame(Machine& m) {
+    sound_apply(m.sound, m.console.tia);
+    m.sound_shown = m.sound;
+    sound_samples(m.sound, nullptr, SOUND_SAMPLES);
 }
 
 // Player A's action as ALE plays it: one the game does not take is NOOP.
@@ -160,21 +170,25 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
     life_lost = false;
     for (i32 f = 0; f < cfg.frameskip; ++f) {
         latch_actions(m, rng, cfg, input);
-        if (m.game.terminal || episode_truncated(m, cfg) || (cfg.episodic_life && life_lost)) continue;
-        const u8 a = played_action(m, cfg);
-        bool draw = f >= draw_from;
-        if (draw && !LOGGED) ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
-        else ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
-                                         draw ? log : nullptr, warp_ram);
-        const Tia& t = m.console.tia;
-        bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
-        whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
-        drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
-        m.frame_number = count_up(m.frame_number);
-        m.episode_frame_number = count_up(m.episode_frame_number);
-        m.episode_steps = count_up(m.episode_steps);
-        reward += m.game.reward;
-        life_lost = m.game.lives < lives_before && m.game.lives > 0;
+        if (!m.game.terminal && !episode_truncated(m, cfg) && !(cfg.episodic_life && life_lost)) {
+            const u8 a = played_action(m, cfg);
+            bool draw = f >= draw_from;
+            if (draw && !LOGGED)
+                ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
+            else
+                ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
+                                            draw ? log : nullptr, warp_ram);
+            const Tia& t = m.console.tia;
+            bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
+            whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
+            drawn_in_full = draw && whole ? drawn_in_full + 1 : 0;
+            m.frame_number = count_up(m.frame_number);
+            m.episode_frame_number = count_up(m.episode_frame_number);
+            m.episode_steps = count_up(m.episode_steps);
+            reward += m.game.reward;
+            life_lost = m.game.lives < lives_before && m.game.lives > 0;
+        }
+        if (cfg.sound) sound_frame(m);   // as ALE, after every frame of a step, played or not
     }
     buffers_exact = draw_from == 0 || drawn_in_full >= 2 ||
                     (draw_from == cfg.frameskip - 1 && drawn_in_full == 1 && whole_in_a_row >= 2);
@@ -393,6 +407,7 @@ static_assert(__builtin_offsetof(Machine, console.riot.ram) % 8 == 0, "ram_to_wa
     X(step_config_episodic_life, (const u8*)&cfg->episodic_life - base)                           \
     X(step_config_life_loss_info, (const u8*)&cfg->life_loss_info - base)                         \
     X(step_config_resume_fire, (const u8*)&cfg->resume_fire - base)                               \
+    X(step_config_sound, (const u8*)&cfg->sound - base)                                           \
     X(step_config_resume_noop_max, (const u8*)&cfg->resume_noop_max - base)
 
 #define CULE_COUNT_FIELD(name, value) +1
