@@ -56,7 +56,8 @@ class CuleAtariEnv(gymnasium.Env):
                             mode=mode, difficulty=difficulty,
                             repeat_action_probability=repeat_action_probability,
                             full_action_space=full_action_space,
-                            max_num_frames_per_episode=max_num_frames_per_episode or 0, output="numpy",
+                            max_num_frames_per_episode=max_num_frames_per_episode or 0, frame_cap_from_reset=True,
+                            output="numpy",
                             num_threads=1, show_end_frame=True, continuous=self.continuous,
                             continuous_action_threshold=continuous_action_threshold, sound=bool(sound_obs),
                             **OBS_TYPES[obs_type])

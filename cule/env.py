@@ -262,6 +262,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                          (NextStep autoreset only); the step that ends an episode shows
                          EnvPool's frame (unless show_end_frame)
       max_num_frames_per_episode  truncation after this many frames (0: none)
+      frame_cap_from_reset  that cap counts the frames the reset played too (16 games' mode
+                         selection plays some: 20 on Berzerk, 134 on Name This Game), as
+                         ale-py's AtariEnv counts them; AtariVectorEnv's counts the frames
+                         stepped. At least one frame is stepped
       autoreset_mode     "NextStep" or "SameStep" (above)
       mode, difficulty   the game's mode and difficulty (default: its own)
       obs_type           "pixels", or "ram": the 128 RAM bytes after each step, (N, stack_num, 128)
@@ -306,7 +310,8 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                  num_threads: int | None = None, rom_path: str | None = None, backend: str | None = None,
                  output: str = "torch", render_mode: str | None = "rgb_array", cuda_step: str | None = None,
                  show_end_frame: bool = False, conventions: str = "AtariVectorEnv", continuous: bool = False,
-                 continuous_action_threshold: float = 0.5, sound: bool = False, **unknown):
+                 continuous_action_threshold: float = 0.5, sound: bool = False, frame_cap_from_reset: bool = False,
+                 **unknown):
         # As given, for an env made again with some changed (cule.sb3.CuleVecEnv).
         self.options = {k: v for k, v in locals().items() if k not in ("self", "unknown", "__class__")}
         self._in_call = threading.RLock()   # _one_thread_at_a_time
@@ -354,13 +359,17 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self._make_spaces(full_action_space or self.continuous)
         envpool = _check_conventions(conventions, noop_max, episodic_life, self.autoreset_mode)
         fire = bool(use_fire_reset) and FIRE in self.action_set
+        pool = self._make_reset_pool(rom_path, fire, noop_max, envpool)
+        if frame_cap_from_reset and max_num_frames_per_episode:
+            at = _core.layout()["episode_frame_number"]
+            reset_frames = int(pool[0, at:at + 4].view(np.int32)[0])
+            max_num_frames_per_episode = max(max_num_frames_per_episode - reset_frames, 1)
         settings = StepSettings(self.num_envs, self.frameskip, float(repeat_action_probability),
                                 max_num_frames_per_episode, self.game.legal_actions, bool(episodic_life),
                                 bool(life_loss_info), noop_max if envpool and episodic_life else 0, fire,
                                 self.sound)
         observations = ObservationSettings(obs_type == "ram", self.grayscale, self.img_height, self.img_width,
                                            self.stack_num, self.maxpool, bool(show_end_frame), envpool)
-        pool = self._make_reset_pool(rom_path, fire, noop_max, envpool)
         self._backend = self._make_backend(pool, settings, observations, threads)
         self._action_table_on_device = torch.from_numpy(self._action_table).to(self.device)
         self._continuous_table = torch.from_numpy(CONTINUOUS_ACTIONS.astype(np.int32)).to(self.device)

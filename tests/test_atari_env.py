@@ -243,6 +243,21 @@ def test_sound_obs_is_ale_pys(name, options, reset_seed):
     assert loud >= 40
 
 
+@pytest.mark.parametrize("name", ["Berzerk", "NameThisGame"])
+def test_frame_caps_count_the_resets_frames_as_ale_pys(name):
+    """ale-py's AtariEnv counts the frames a reset plays (16 games' mode selection: 20 on
+    Berzerk, 134 on Name This Game) towards max_num_frames_per_episode."""
+    options = dict(repeat_action_probability=0.0, max_num_frames_per_episode=250)
+    ale, env = gymnasium.make(f"ALE/{name}-v5", **options), gymnasium.make(f"cule/{name}-v5", **options)
+    ale.reset(seed=1), env.reset(seed=1)
+    for _ in range(100):
+        a, c = ale.step(0), env.step(0)
+        assert np.array_equal(a[0], c[0]) and a[1:4] == c[1:4] and c[4] == {k: a[4][k] for k in INFO}
+        if a[3]:
+            break
+    assert a[3] and c[4]["episode_frame_number"] == 250
+
+
 def test_sound_obs_passes_gymnasiums_env_checker():
     """ale-py's own test of sound_obs (tests/python/test_atari_env.py, test_sound_obs)."""
     with warnings.catch_warnings(record=True) as caught:
