@@ -40,11 +40,12 @@ CULE_HD void sound_apply(TiaSound& s, Tia& t) {
 CULE_HD u8 clock_poly5(u8 p5) { return (p5 & 0x1F) ? (u8)(p5 << 1 | ((p5 >> 4 ^ p5 >> 2) & 1)) : 1; }
 CULE_HD u8 clock_poly4(u8 p4) { return (p4 & 0x0F) ? (u8)(p4 << 1 | ((p4 >> 3 ^ p4 >> 2) & 1)) : 1; }
 CULE_HD u8 clock_div2(u8 p4) { return (u8)(p4 << 1 | (~p4 & 1)); }
-CULE_HD u8 clock_div6(u8 p4) { return (u8)(~p4 << 1 | (!(p4 & 4) && (p4 & 7))); }
+CULE_HD u8 clock_div6(u8 p4) { return (u8)((u8)~p4 << 1 | (!(p4 & 4) && (p4 & 7))); }   // (u8): ~p4 is a negative int
 
-// One divider pulse of a channel: AUDC picks what the registers do. Its low two bits choose the
-// 4-bit register's clock (always, or when the 5-bit one reaches a point of its divide-by-31
-// cycle, or when it shifts out a 1), the high two what the clock does to it.
+// One divider pulse of a channel: AUDC picks what the registers do. Apart from five special
+// values, its low two bits choose when the 4-bit register is clocked (always, or after the 5-bit
+// one, clocked, reaches a point of its divide-by-31 cycle or has bit 4 set), its high two what
+// that clock does (the 4-bit LFSR, divide by 2, divide by 6).
 CULE_HD void clock_channel(u8 control, u8& p4, u8& p5) {
     switch (control) {
         case 0x0: case 0xB: p4 = (u8)(p4 << 1 | 1); return;   // set to 1
