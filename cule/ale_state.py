@@ -116,7 +116,7 @@ def parse_ale_state(raw: bytes, game: Game, rom: bytes) -> dict:
     inner.tag("TIA")
     inner.fields(_TIA, f)
     inner.tag("TIASound")
-    inner.fields(_SOUND, {})   # sound is not emulated
+    inner.fields(_SOUND, {})   # not kept: ALE saves none of its sound generator (SoundRaw is never initialised)
     tag, fields = _CART[game.scheme]
     inner.tag(tag)
     inner.fields(fields, f)
