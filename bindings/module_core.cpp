@@ -27,6 +27,15 @@ static Machine machine_of(const Bytes& state, const char* what) {
     return machine_of(state.data(), state.size(), what);
 }
 
+// `m` with the sound generator of `old`, which first takes the audio writes `old` had not applied
+// (ALE applies them at its next frame: the same): ALE's generator runs on across a restored state
+// or a reset_game.
+static void keep_running(Machine& m, Machine old) {
+    sound_apply(old.sound, old.console.tia);
+    m.sound = old.sound;
+    m.sound_shown = old.sound_shown;
+}
+
 // `state` with its machine replaced by `m`.
 static Bytes with_machine(const Bytes& state, const Machine& m) {
     Bytes out(state.size());
@@ -171,11 +180,9 @@ PYBIND11_MODULE(_core, m) {
     }, py::arg("states"), "the 512 samples of each state's last frame, (N, 512), where its step ran the sound "
           "generator");
     m.def("carry_sound", [](const Bytes& from, const Bytes& into) {
-        Machine old = machine_of(from, "from"), m = machine_of(into, "into");
-        sound_apply(old.sound, old.console.tia);   // ALE applies them at its next frame: the same
-        m.sound = old.sound;
-        m.sound_shown = old.sound_shown;
-        m.console.tia.audio_written = 0;           // ALE's queue is not part of its states
+        Machine m = machine_of(into, "into");
+        keep_running(m, machine_of(from, "from"));
+        m.console.tia.audio_written = 0;   // ALE's queue is not part of its states
         return with_machine(into, m);
     }, py::arg("from"), py::arg("into"),
           "`into`, a restored state, with the sound generator of `from` and the audio writes `from` had not "
@@ -183,10 +190,8 @@ PYBIND11_MODULE(_core, m) {
     m.def("replay_reset_sound", [](const Bytes& from, const Bytes& into, const Bytes& log) {
         if (log.ndim() != 2 || log.shape(0) < 1 || log.shape(1) != 1 + AUDIO_REGISTERS)
             throw std::invalid_argument("log must be Console.reset_sound()'s, (K + 1, 7)");
-        Machine old = machine_of(from, "from"), m = machine_of(into, "into");
-        sound_apply(old.sound, old.console.tia);
-        m.sound = old.sound;
-        m.sound_shown = old.sound_shown;
+        Machine m = machine_of(into, "into");
+        keep_running(m, machine_of(from, "from"));
         const py::ssize_t frames = log.shape(0) - 1;
         for (py::ssize_t f = 0; f <= frames; ++f) {
             Tia& t = m.console.tia;

@@ -89,13 +89,14 @@ class CuleAtariEnv(gymnasium.Env):
         self._over = (False, False)
         info = _one(info)
         if self.sound_obs:
-            log = self._env._reset_sound
+            log, state = self._env._reset_sound, self._env.get_states()[0].numpy()
             if carried is None:   # the ROM loaded again: a new generator, no samples yet
                 self._sound[:] = 0
             else:                 # reset_game: the generator runs on through the reset
-                self._env.set_states(_core.replay_reset_sound(carried, self._env.get_states()[0].numpy(), log)[None])
+                state = _core.replay_reset_sound(carried, state, log)
+                self._env.set_states(state[None])
             if len(log) > 1:      # the reset played frames with sound (a few games' mode selection)
-                self._sound = _core.sound_samples(self._env.get_states()[:1].numpy())[0]
+                self._sound = _core.sound_samples(state[None])[0]
             self._sound_loaded, self._sound_from = True, None
         if seed is not None:   # AtariEnv's seeds: its np_random (wrappers' no-op draws) and ALE's seed
             np_seed, ale_seed = np.random.SeedSequence(seed).generate_state(n_words=2)
@@ -125,7 +126,7 @@ class CuleAtariEnv(gymnasium.Env):
             state = self._env.get_states()[0].numpy()
             # The frames ALE plays after an episode's end emulate nothing but still run the sound.
             self._sound_from = _core.sound_frames(state, steps) if steps else None
-            self._sound = _core.sound_samples(self._sound_state()[None])[0]
+            self._sound = _core.sound_samples((state if self._sound_from is None else self._sound_from)[None])[0]
         return self._observation(obs), total, *self._over, _one(info)
 
     def _observation(self, obs) -> np.ndarray | dict[str, np.ndarray]:
