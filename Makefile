@@ -9,7 +9,7 @@ COMPILE_FLAGS := $(shell cat kernels/compile_flags.txt)
 SOURCES := pyproject.toml setup.py $(KERNEL_SOURCES)
 PYTEST_ARGS ?= -n auto
 
-.PHONY: install demo test test-long test-sanitize games-report bench bench-gpu simt-model clean
+.PHONY: install demo test test-long test-sanitize games-report bench bench-gpu simt-model memory-model clean
 
 install: $(VENV)/.installed
 
@@ -27,7 +27,7 @@ demo: install
 # Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
 # builds that record traces and that run timer waits at once as the GPU does, for their tests).
 test: install
-	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(WAIT_LIB)
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(WAIT_LIB) $(MEMORY_LIB)
 	$(MAKE) --no-print-directory test-sanitize
 	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
 
@@ -94,6 +94,19 @@ $(WAIT_LIBS): build/%/_core.so: $(KERNEL_SOURCES) Makefile | install
 
 simt-model: $(TRACE_LIB)
 	$(PYTHON) kernel_models/simt_model.py
+
+# The memory model of the GPU kernels: the CUDA kernels run on the host in a build whose every
+# load and store is counted (bindings/memory_count.h: -fsanitize=thread's calls, no runtime),
+# their global memory sectors per buffer and layout against ncu's.
+MEMORY_LIB := build/memory/_cuda_host.so
+$(MEMORY_LIB): $(KERNEL_SOURCES) Makefile | install
+	mkdir -p $(dir $@)
+	$(CXX) $(COMPILE_FLAGS) -O3 -fvisibility=hidden -fPIC -fsanitize=thread -DCULE_COUNT_MEMORY -c \
+		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_cuda_host.cpp -o $(@:.so=.o)
+	$(CXX) -shared $(@:.so=.o) -o $@   # without the sanitizer's runtime
+
+memory-model: $(MEMORY_LIB)
+	$(PYTHON) kernel_models/memory_model.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info cule/*.so

@@ -12,6 +12,9 @@
 #include <string>
 #include "bindings/thread_pool.h"   // before cuda_host.h: they take standard headers
 #include "bindings/host_warps.h"
+#if defined(CULE_COUNT_MEMORY)
+#include "bindings/memory_count.h"
+#endif
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -20,6 +23,57 @@
 #include "cuda/kernels.cu"
 
 namespace py = pybind11;
+
+#if defined(CULE_COUNT_MEMORY)
+// The fields of Tia (kernels/atari/tia_state.h), for the memory model's accesses by field.
+#define CULE_TIA_FIELDS(X)                                                                                 \
+    X(clock_frame_start) X(clock_start_display) X(clock_stop_display) X(clock_last_update) \
+    X(clocks_to_end_of_line) X(vsync_finish_clock) X(last_hmove_clock) X(clock_deferred_update) \
+    X(dump_disabled_cycle) X(scanlines_last_frame) X(frame_pos) X(pf) X(collision) X(height) X(posp0) \
+    X(posp1) X(posm0) X(posm1) X(posbl) X(mp0) X(mp1) X(mm0) X(mm1) X(mbl) X(color) X(vsync) X(vblank) \
+    X(nusiz0) X(nusiz1) X(ctrlpf) X(prio_score) X(pf_reflect) X(refp0) X(refp1) X(grp0) X(grp1) X(dgrp0) \
+    X(dgrp1) X(cur_grp0) X(cur_grp1) X(enam0) X(enam1) X(enabl) X(denabl) X(vdelp0) X(vdelp1) X(vdelbl) \
+    X(resmp0) X(resmp1) X(hmp0) X(hmp1) X(hmm0) X(hmm1) X(hmbl) X(enabled) X(dump_enabled) \
+    X(hmove_blank) X(allow_hmove_blank) X(m0_ark) X(m0_ark_counter) X(ystart) X(pal) X(front) \
+    X(partial_frame) X(frame_greyed) X(audio) X(audio_written) X(padding)
+
+// The parts of an env's machine and render job and the TIA's fields, where the memory model
+// (kernel_models/memory_model.py) tells its counts apart.
+static void define_memory_parts(py::module_& m) {
+    // (name, offset, bytes), a part inside another listed first
+    const size_t console = offsetof(Machine, console), riot = console + offsetof(Console, riot);
+    const size_t hot = console + offsetof(Console, cycles), log = offsetof(RenderJob, log);
+    m.attr("MACHINE_PARTS") = py::make_tuple(
+        py::make_tuple("header", offsetof(Machine, header), sizeof(StateHeader)),
+        py::make_tuple("cpu", console + offsetof(Console, cpu), sizeof(Cpu6502)),
+        py::make_tuple("ram", riot + offsetof(Riot, ram), (size_t)RAM_BYTES),
+        py::make_tuple("riot", riot, sizeof(Riot)),
+        py::make_tuple("tia", console + offsetof(Console, tia), sizeof(Tia)),
+        py::make_tuple("ports", console + offsetof(Console, ports), sizeof(Ports)),
+        py::make_tuple("cart", console + offsetof(Console, cart), sizeof(Cart)),
+        py::make_tuple("tia_inputs", console + offsetof(Console, inputs), sizeof(TiaInputs)),
+        py::make_tuple("hot_fields", hot, offsetof(Console, padding1) - offsetof(Console, cycles)),
+        py::make_tuple("game", offsetof(Machine, game), sizeof(GameState)),
+        py::make_tuple("sound", offsetof(Machine, sound), 2 * sizeof(TiaSound)),
+        py::make_tuple("machine_rest", (size_t)0, sizeof(Machine)));
+    // Each of the TIA's fields: (name, offset in a Machine, bytes), all of them (the sizes add up).
+    py::list tia_fields;
+    const size_t tia = console + offsetof(Console, tia);
+#define CULE_FIELD(f) tia_fields.append(py::make_tuple(#f, tia + offsetof(Tia, f), sizeof(Tia::f)));
+#define CULE_SIZE(f) +sizeof(Tia::f)
+    CULE_TIA_FIELDS(CULE_FIELD)
+    static_assert(0 CULE_TIA_FIELDS(CULE_SIZE) == sizeof(Tia), "CULE_TIA_FIELDS names every field of Tia");
+#undef CULE_FIELD
+#undef CULE_SIZE
+    m.attr("TIA_FIELDS") = py::tuple(tia_fields);
+    m.attr("RENDER_JOB_PARTS") = py::make_tuple(
+        py::make_tuple("log_tia", log + offsetof(TiaLog, start), sizeof(TiaLog::start)),
+        py::make_tuple("log_events", log + offsetof(TiaLog, events), sizeof(TiaLog::events)),
+        py::make_tuple("log_counters", log, sizeof(TiaLog)),   // end, count, frames, whole, full
+        py::make_tuple("start_machine", offsetof(RenderJob, start), sizeof(Machine)),
+        py::make_tuple("job_rest", (size_t)0, sizeof(RenderJob)));
+}
+#endif
 
 namespace {
 
@@ -109,4 +163,8 @@ PYBIND11_MODULE(_cuda_host, m) {
     CULE_FOR_EACH_KERNEL(CULE_NAME)
 #undef CULE_NAME
     m.attr("KERNEL_NAMES") = py::tuple(names);
+#if defined(CULE_COUNT_MEMORY)
+    cule::memory_count::define(m);
+    define_memory_parts(m);
+#endif
 }

@@ -88,7 +88,7 @@ def test_no_tracked_file_is_over_1_mb():
 
 def test_every_build_of_the_kernels_takes_the_shared_flags():
     """kernels/compile_flags.txt, declared once: NVRTC gets them in its spelling, and each of the
-    Makefile's extra builds (sanitizers, traces, timer waits) passes them to g++ (setup.py reads
+    Makefile's extra builds (sanitizers, traces, timer waits, memory counts) passes them to g++ (setup.py reads
     the file itself)."""
     from cule import nvrtc
 
@@ -96,9 +96,9 @@ def test_every_build_of_the_kernels_takes_the_shared_flags():
     assert {"-std=c++17", "-ffp-contract=off"} <= set(flags)
     assert {"-std=c++17", "--fmad=false"} <= set(nvrtc.OPTIONS)
     libs = ["build/sanitize/_core.so", "build/sanitize/_cuda_host.so", "build/trace/_core.so",
-            "build/timer_wait/_core.so", "build/no_timer_wait/_core.so"]
+            "build/timer_wait/_core.so", "build/no_timer_wait/_core.so", "build/memory/_cuda_host.so"]
     run = subprocess.run(["make", "-n", "-B", "-o", ".venv/.installed", "-o", "install", *libs], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    commands = [line for line in run.stdout.splitlines() if " -shared " in line]
+    commands = [line for line in run.stdout.replace("\\\n", " ").splitlines() if "bindings/module_" in line]
     assert len(commands) == len(libs) and all(" ".join(flags) in c for c in commands), commands
