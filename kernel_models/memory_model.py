@@ -197,9 +197,10 @@ def candidate_sectors(counts: dict, kind: str, element: int, lanes: float, names
         if offset < len(names) and names[offset] == "tia":
             names[offset:offset + size] = "tia" if field in TIA_HOT else "tia_rest"
             hot[offset:offset + size] = field in TIA_HOT
-    interleave = np.isin(names, candidate.get("interleave", []))
-    interleave |= np.isin(names, ["tia_rest"]) & ("tia" in candidate.get("interleave", []))
-    interleave |= np.isin(names, ["tia"]) & ("tia" in candidate.get("interleave", []))
+    parts = set(candidate.get("interleave", []))
+    if "tia" in parts:
+        parts.add("tia_rest")
+    interleave = np.isin(names, sorted(parts))
     if not candidate.get("registers") or not hot.any():
         return warp_sectors(counts, kind, element, lanes, interleave)
     kept = {k: np.where(hot, 0, v) for k, v in counts.items()}
@@ -233,8 +234,8 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
         for buffer, counts in buffers.items():
             element = len(counts["load_accesses"])
             kind = kind_of(buffer, element)
-            names = {"machines": machine_parts, "pool": machine_parts, "jobs": job_parts}.get(buffer)
-            if names is not None and buffer != "pool":
+            names = {"machines": machine_parts, "jobs": job_parts}.get(buffer)   # the pool's copies: as they are
+            if names is not None:
                 names = names[:element]
             elif buffer == "screens":
                 names = np.full(element, "screens", dtype=object)
@@ -248,7 +249,7 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
                 stores_per_lane_frame=int(counts["store_accesses"].sum()) / (warp_frames * WARP),
                 sectors_per_warp_frame=sectors / warp_frames)
             ideal += ideal_sectors(counts)
-            if names is not None and kind == "own" and buffer != "pool":
+            if names is not None and kind == "own":
                 for part in sorted(set(names)):
                     mask = names == part
                     sub = {k: np.where(mask, v, 0) for k, v in counts.items()}
@@ -261,7 +262,7 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
                 entry["tia_fields"] = tia_fields(counts, module.TIA_FIELDS, warp_frames)
             for name, candidate in CANDIDATES.items():
                 layouts[name] += candidate_sectors(counts, kind, element, lanes, names, candidate, module.TIA_FIELDS,
-                                                   warp_frames) if buffer != "pool" else sectors
+                                                   warp_frames)
             layouts["aos"] += sectors
         entry["ideal_sectors_per_warp_frame"] = ideal / warp_frames
         if kernel in THREAD_PER_ENV:
@@ -289,8 +290,8 @@ def count_step(game: str, cuda_step: str, num_envs: int, age: int, seed: int) ->
         counter = Counter(env._backend, _cuda_host)
         env.reset(seed=seed)
         actions = torch.Generator().manual_seed(seed)
-        for _ in range(age + 1):
-            counter.active = _ == age
+        for step in range(age + 1):
+            counter.active = step == age
             env.step(torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions))
         counter.active = False
         return summarise(counter.launches, _cuda_host, num_envs, settings["frameskip"])
@@ -311,6 +312,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--envs must be a positive multiple of 64, got {args.envs}")
     import cule
     record = dict(benchmark="memory_model", date=datetime.date.today().isoformat(), cule=cule.__version__,
+                  device="none: the kernels run on this CPU, counted; ncu's figures are an H100's",
                   machine=machine(), game=args.game, num_envs=args.envs, age=args.age, seed=args.seed,
                   settings="v5 (AtariVectorEnv's defaults), random actions", lanes=LANES, steps={})
     for step in args.steps:
