@@ -25,7 +25,8 @@ demo: install
 	$(PYTHON) -m cule.demo
 
 # Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
-# builds that record traces and that run timer waits at once as the GPU does, for their tests).
+# builds that record traces, that count memory and that run timer waits at once as the GPU does,
+# for their tests).
 test: install
 	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(WAIT_LIB) $(MEMORY_LIB)
 	$(MAKE) --no-print-directory test-sanitize
