@@ -126,15 +126,17 @@ class CuleAtariEnv(gymnasium.Env):
             state = self._env.get_states()[0].numpy()
             # The frames ALE plays after an episode's end emulate nothing but still run the sound.
             self._sound_from = _core.sound_frames(state, steps) if steps else None
-            self._sound = _core.sound_samples((state if self._sound_from is None else self._sound_from)[None])[0]
+            self._sound = _core.sound_samples(self._sound_state(state)[None])[0]
         return self._observation(obs), total, *self._over, _one(info)
 
     def _observation(self, obs) -> np.ndarray | dict[str, np.ndarray]:
         return {"image": obs[0, 0], "sound": self._sound.copy()} if self.sound_obs else obs[0, 0]
 
-    def _sound_state(self) -> np.ndarray:
-        """A state holding the sound generator as ALE's now is."""
-        return self._env.get_states()[0].numpy() if self._sound_from is None else self._sound_from
+    def _sound_state(self, state: np.ndarray | None = None) -> np.ndarray:
+        """A state holding the sound generator as ALE's now is; `state`: the env's, where read already."""
+        if self._sound_from is not None:
+            return self._sound_from
+        return self._env.get_states()[0].numpy() if state is None else state
 
     def clone_state(self, include_rng: bool = False) -> np.ndarray:
         """The env's whole state (AtariEnv's clone_state), for restore_state; with include_rng

@@ -114,7 +114,7 @@ class Counter:
     """Wraps a CudaBackend's launches: those of a counted step are counted, buffer by buffer."""
 
     def __init__(self, backend, module):
-        self.backend, self.module = backend, module
+        self.backend = backend
         self.active = False
         self.launches = []
         launch = backend._launch
