@@ -14,6 +14,9 @@
 #define __device__
 #define __host__
 #define __constant__
+// A block's shared memory: the host thread's, which runs a block's warps one after another and
+// no other block meanwhile (module_cuda_host.cpp's launch).
+#define __shared__ static thread_local
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 

@@ -72,6 +72,8 @@ static void define_memory_parts(py::module_& m) {
         py::make_tuple("log_counters", log, sizeof(TiaLog)),   // end, count, frames, whole, full
         py::make_tuple("start_machine", offsetof(RenderJob, start), sizeof(Machine)),
         py::make_tuple("job_rest", (size_t)0, sizeof(RenderJob)));
+    // The in-passes kernel's TIA slots (kernels.cu): the calling thread's, a block's shared memory.
+    m.def("tia_slots", [] { return py::make_tuple(reinterpret_cast<uintptr_t>(tia_slots), sizeof(tia_slots)); });
 }
 #endif
 
@@ -106,9 +108,10 @@ std::tuple<A...> kernel_args(const py::tuple& args, const char* kernel, std::ind
 }
 
 // Runs `kernel` over `grid` blocks of `block` threads, blocks spread over the threads of `pool`
-// (none: this thread alone; no kernel depends on another block: no shared memory, no barriers, no
-// atomics). With `warps` each warp's lanes run as fibers that meet where the kernel makes them
-// (bindings/host_warps.h), else thread after thread.
+// (none: this thread alone; no kernel depends on another block: no barriers, no atomics), each
+// block on one host thread from start to end, whose thread_local variables are the block's shared
+// memory (cuda_host.h). With `warps` each warp's lanes run as fibers that meet where the kernel
+// makes them (bindings/host_warps.h), else thread after thread.
 template <class... A>
 void launch(void (*kernel)(A...), const char* name, u32 grid, u32 block, const py::tuple& args,
             cule::bindings::ThreadPool* pool, bool warps) {

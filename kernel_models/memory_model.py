@@ -15,7 +15,10 @@ layout of the envs' state:
               lane's access to them spans sectors of its own: the warp's sectors are the sum of its
               lanes'. Arrays of a few bytes an env (rewards, flags, RNG) put the lanes side by side;
               a warp's tile of RAM puts its lanes' byte k in one row; the ROM and the step's
-              settings are the same for every lane.
+              settings are the same for every lane. The in-passes kernel keeps each lane's TIA in
+              shared memory for a frame (kernels.cu's `tia_slots`, console.h's LaneTiles): no
+              global sectors there, and a warp access is one shared-memory wavefront, its lanes'
+              slots an odd number of words apart (32 banks: no conflicts at one field).
   <part>-interleaved   as aos, with one part of every env's state (the TIA's fields, the TIA log's
               events, ...) interleaved across a warp's lanes, byte k of lane l at k x 32 + l: a warp
               access at one offset then spans ceil(lanes x bytes / 32) sectors (not built)
@@ -67,6 +70,9 @@ LANES = {"cule_step_in_passes": 31.4, "cule_step_logged": 6.7, "cule_step": 6.7,
 NCU_FILES = {"split": "ncu-split-pong-4096envs-2026-11-26-h100.txt",
              "in-passes": "ncu-in-passes-pong-4096envs-2026-11-26-h100.txt"}
 NCU_WARP_FRAMES = 4096 // WARP * 4
+# The profiled kernels whose layout has changed since: ncu's figure is kept beside the model's as
+# the layout's before, not compared.
+NCU_LAYOUT_BEFORE = {"cule_step_in_passes": "each lane's TIA in global memory (before tia_slots)"}
 # The TIA's fields most of its accesses touch (74% of them in Pong's state kernels: the model's
 # `tia_fields`, 2026-11-28), 28 bytes: the bookkeeping of every access's drawing up to its clock.
 TIA_HOT = ("clock_last_update", "clocks_to_end_of_line", "enabled", "clock_frame_start", "frame_pos",
@@ -115,6 +121,7 @@ class Counter:
 
     def __init__(self, backend, module):
         self.backend = backend
+        self.module = module
         self.active = False
         self.launches = []
         launch = backend._launch
@@ -132,8 +139,11 @@ class Counter:
 
     def buffers(self, args: dict) -> list:
         """(name, address, bytes, element bytes) of each tensor argument: an env's element where the
-        tensor has one per env, a warp's for the RAM tiles, else the whole tensor."""
+        tensor has one per env, a warp's for the RAM tiles, else the whole tensor; and a lane's for
+        the in-passes kernel's TIA slots (a block's shared memory: this host thread's)."""
         import torch
+
+        from cule import _core
         n = self.backend.num_envs
         out = []
         for name, t in args.items():
@@ -147,6 +157,8 @@ class Counter:
             else:
                 element = size
             out.append((name, t.data_ptr(), size, element))
+        address, size = self.module.tia_slots()
+        out.append(("tia_slots", address, size, _core.TIA_SLOT_BYTES))
         return out
 
 
@@ -154,6 +166,8 @@ def kind_of(buffer: str, element: int) -> str:
     """How a warp's lanes meet in a buffer: each its own sectors, side by side, or the same."""
     if buffer == "warp_ram":
         return "tile"
+    if buffer == "tia_slots":
+        return "shared memory"
     if buffer in ("rom", "config", "skip", "axes"):
         return "shared"
     return "own" if element >= SECTOR else "side by side"
@@ -176,6 +190,8 @@ def warp_sectors(counts: dict, kind: str, element: int, lanes: float, interleave
             total += float(accesses.sum()) * math.ceil(lanes * element / SECTOR) / lanes
         elif kind == "tile":           # a row of the tile: the lanes' byte k side by side
             total += float(accesses.sum()) * math.ceil(lanes / SECTOR) / lanes
+        elif kind == "shared memory":  # not global memory (shared_wavefronts)
+            pass
         else:                          # the same address for every lane
             total += float(accesses.sum()) / lanes
     return total
@@ -208,11 +224,12 @@ def candidate_sectors(counts: dict, kind: str, element: int, lanes: float, names
     return warp_sectors(kept, kind, element, lanes, interleave) + 2 * hot_fields * WARP * warp_frames
 
 
-def tia_fields(counts: dict, fields: tuple, warp_frames: float) -> list:
-    """The TIA's fields by accesses, most first: each one's loads and stores per lane-frame."""
+def tia_fields(counts: dict, fields: tuple, warp_frames: float, base: int = 0) -> list:
+    """The TIA's fields by accesses, most first: each one's loads and stores per lane-frame.
+    `base`: the TIA's offset in `fields` (its offset in a machine) where the counts are a TIA's."""
     rows = []
     for name, offset, size in fields:
-        span = slice(offset, offset + size)
+        span = slice(offset - base, offset - base + size)
         loads, stores = (float(counts[f"{op}_accesses"][span].sum()) / (warp_frames * WARP) for op in ("load", "store"))
         if loads or stores:
             rows.append(dict(field=name, bytes=size, loads_per_lane_frame=loads, stores_per_lane_frame=stores))
@@ -248,6 +265,11 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
                 loads_per_lane_frame=int(counts["load_accesses"].sum()) / (warp_frames * WARP),
                 stores_per_lane_frame=int(counts["store_accesses"].sum()) / (warp_frames * WARP),
                 sectors_per_warp_frame=sectors / warp_frames)
+            if kind == "shared memory":   # a wavefront a warp access: no bank conflicts (kind_of)
+                entry["shared_wavefronts_per_warp_frame"] = accesses / lanes / warp_frames
+                tia = dict((n, o) for n, o, _ in module.MACHINE_PARTS)["tia"]
+                entry["tia_fields"] = tia_fields(counts, module.TIA_FIELDS, warp_frames, base=tia)
+                continue
             ideal += ideal_sectors(counts)
             if names is not None and kind == "own":
                 for part in sorted(set(names)):
@@ -258,7 +280,7 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
                         entry["parts"][part] = dict(accesses_per_lane_frame=n / (warp_frames * WARP),
                                                     sectors_per_warp_frame=warp_sectors(sub, kind, element, lanes,
                                                                                         None) / warp_frames)
-            if buffer == "machines" and kind == "own":
+            if buffer == "machines" and kind == "own":   # unless the TIA slots were used (below)
                 entry["tia_fields"] = tia_fields(counts, module.TIA_FIELDS, warp_frames)
             for name, candidate in CANDIDATES.items():
                 layouts[name] += candidate_sectors(counts, kind, element, lanes, names, candidate, module.TIA_FIELDS,
@@ -285,7 +307,9 @@ def count_step(game: str, cuda_step: str, num_envs: int, age: int, seed: int) ->
     if not hasattr(_cuda_host, "count_memory"):
         raise SystemExit(f"{_cuda_host.__file__} counts no memory: make {MEMORY_LIB.relative_to(ROOT)}")
     settings = v5_settings()
-    env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", backend="cuda", cuda_step=cuda_step, **settings)
+    # One host thread (memory_count.h's counts are plain; the TIA slots are the thread's own).
+    env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", backend="cuda", cuda_step=cuda_step, num_threads=1,
+                       **settings)
     try:
         counter = Counter(env._backend, _cuda_host)
         env.reset(seed=seed)
@@ -319,15 +343,19 @@ def main(argv: list[str] | None = None) -> None:
         kernels = count_step(args.game, step, args.envs, args.age, args.seed)
         ncu = ncu_sectors(ROOT / "benchmarks" / "results" / NCU_FILES[step]) if step in NCU_FILES and args.game == "pong" else {}
         for kernel, entry in kernels.items():
-            if isinstance(entry, dict) and kernel in ncu:
-                entry["ncu_sectors_per_warp_frame"] = ncu[kernel]
-                entry["model_over_ncu"] = entry["sectors_per_warp_frame"]["aos"] / ncu[kernel]
             if not isinstance(entry, dict) or "sectors_per_warp_frame" not in entry:
                 continue
             layouts = entry["sectors_per_warp_frame"]
+            against = ""
+            if kernel in ncu and kernel in NCU_LAYOUT_BEFORE:
+                entry["ncu_before"] = dict(layout=NCU_LAYOUT_BEFORE[kernel], sectors_per_warp_frame=ncu[kernel])
+                against = f"ncu {ncu[kernel]:10,.0f} of the layout before "
+            elif kernel in ncu:
+                entry["ncu_sectors_per_warp_frame"] = ncu[kernel]
+                entry["model_over_ncu"] = layouts["aos"] / ncu[kernel]
+                against = f"ncu {ncu[kernel]:10,.0f} model/ncu {layouts['aos'] / ncu[kernel]:.2f} "
             best = min(layouts, key=layouts.get)
-            print(f"{step:10s} {kernel:22s} sectors/warp-frame {layouts['aos']:10,.0f}",
-                  f"ncu {ncu[kernel]:10,.0f} model/ncu {layouts['aos'] / ncu[kernel]:.2f} " if kernel in ncu else "",
+            print(f"{step:10s} {kernel:22s} sectors/warp-frame {layouts['aos']:10,.0f}", against,
                   f"fewest: {best} {layouts[best]:10,.0f}", flush=True)
         record["steps"][step] = kernels
     path = args.out or new_result_path(f"memory_model-{record['date']}")

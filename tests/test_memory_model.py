@@ -45,9 +45,10 @@ def test_ncu_sectors_are_read_from_the_reports():
 
 @pytest.mark.skipif(not MEMORY_LIB.exists(), reason="the counting build (make build/memory/_cuda_host.so; make test builds it)")
 def test_the_counting_build_counts_every_access():
-    """cule_layout stores one u64 per field and loads nothing of `out`; a step of Pong's default
-    kernels touches the TIA's fields thousands of times a frame, and every candidate layout
-    takes fewer sectors than the one built."""
+    """cule_layout stores one u64 per field and loads nothing of `out`; a step of Pong's split
+    state kernel touches the TIA's fields in its machines thousands of times a frame, and every
+    candidate layout takes fewer sectors than the one built; the default state kernel touches
+    them as often in its shared TIA slots, and its machines' TIA only to copy it in and out."""
     script = f"""
 import sys, numpy as np, torch
 sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
@@ -60,13 +61,22 @@ c = {{k: np.frombuffer(v, np.uint64) for k, v in _cuda_host.memory_counts()["out
 fields = len(_core.layout())
 assert c["store_accesses"][0] == fields and c["store_bytes"][0] == 8 * fields and c["store_sectors"][0] == fields, c
 assert c["load_accesses"].sum() == 0 and c["store_accesses"][1:].sum() == 0
+split = mm.count_step("pong", "split", 64, 1, 0)["cule_step_logged"]
+assert split["parts"]["tia"]["accesses_per_lane_frame"] > 1000, split["parts"]
+assert {{f["field"] for f in split["tia_fields"][:3]}} <= set(mm.TIA_HOT), split["tia_fields"][:3]
+layouts = split["sectors_per_warp_frame"]
+assert layouts["aos"] > split["ideal_sectors_per_warp_frame"] > 0
+assert all(v < layouts["aos"] for k, v in layouts.items() if k != "aos" and k != "screens-interleaved"), layouts
 r = mm.count_step("pong", "in-passes", 64, 1, 0)
 state = r["cule_step_in_passes"]
-assert state["parts"]["tia"]["accesses_per_lane_frame"] > 1000, state["parts"]
+slots = state["buffers"]["tia_slots"]
+assert slots["kind"] == "shared memory" and slots["sectors_per_warp_frame"] == 0, slots
+assert slots["loads_per_lane_frame"] + slots["stores_per_lane_frame"] > 1000, slots
+assert state["shared_wavefronts_per_warp_frame"] > 0
+tia_bytes = _core.TIA_SLOT_BYTES
+assert state["parts"]["tia"]["accesses_per_lane_frame"] < 2 * tia_bytes, state["parts"]   # the copies, a frame
 assert {{f["field"] for f in state["tia_fields"][:3]}} <= set(mm.TIA_HOT), state["tia_fields"][:3]
-layouts = state["sectors_per_warp_frame"]
-assert layouts["aos"] > state["ideal_sectors_per_warp_frame"] > 0
-assert all(v < layouts["aos"] for k, v in layouts.items() if k != "aos" and k != "screens-interleaved"), layouts
+assert state["sectors_per_warp_frame"]["aos"] < layouts["aos"] / 4
 assert r["cule_render_by_clock"]["sectors_per_warp_frame"]["screens-interleaved"] < \\
     r["cule_render_by_clock"]["sectors_per_warp_frame"]["aos"]
 """

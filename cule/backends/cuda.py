@@ -28,7 +28,7 @@ from ..nvrtc import CUDA_ENTRY, KERNELS
 from ..games import Game
 from . import RAM_BYTES, SCREEN_WIDTH, ObservationSettings, StepSettings
 
-STEP_BLOCK = 64        # threads per block of the state kernel (one per environment), whole warps
+STEP_BLOCK = _core.STEP_BLOCK_LANES   # threads per block of the state kernels (one per environment), whole warps
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
 TIA_LOG_FRAMES = _core.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread

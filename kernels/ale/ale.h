@@ -149,13 +149,13 @@ CULE_HD void move_paddles(Machine& m, const Wiring& w, u8 a, u8 b) {
 }
 
 // One emulated frame with the given inputs; `settings` runs the game's step after it. `log`,
-// IN_PASSES and `warp_ram`: console_frame's.
+// IN_PASSES and `tiles`: console_frame's.
 template <bool DRAW, bool IN_PASSES = false>
 CULE_HD void ale_frame(Machine& m, const Wiring& w, int game, u8* screen, const u8* rom, u8 a, u8 b,
-                       bool reset, bool select, bool settings, TiaLog* log = nullptr, u8* warp_ram = nullptr) {
+                       bool reset, bool select, bool settings, TiaLog* log = nullptr, LaneTiles tiles = {}) {
     if (!select) move_paddles(m, w, a, b);
     wire_inputs(m, w, events_for(select ? (u8)NOOP : a, select ? (u8)NOOP : b, reset, select));
-    console_frame<DRAW, IN_PASSES>(m.console, screen, rom, log, warp_ram);
+    console_frame<DRAW, IN_PASSES>(m.console, screen, rom, log, tiles);
     if (settings) game_step(game, m.console.riot.ram, m.console.cart.ram, m.game);
 }
 

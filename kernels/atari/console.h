@@ -28,15 +28,18 @@ struct Console {
 };
 
 // The fields of the console that every instruction touches: the cycle counter, the data bus
-// and its last access, the frame's end: the Bus's own copy on the GPU, the console itself on
-// the host (see Bus). The Bus's work below takes those it needs by value, or as `hot` where it
-// is inlined on the GPU (bus_poke_chip).
+// and its last access, the frame's end, and where the frame's TIA is: the Bus's own copy on the
+// GPU, the console itself on the host (see Bus). The Bus's work below takes those it needs by
+// value, or as `hot` where it is inlined on the GPU (bus_poke_chip).
 struct HotFields {
     u32 cycles;
     u8 data_bus;
     u8 last_access_was_read;
     u8 frame_done;
+    Tia* tia;   // the console's, or with the warp schedule the lane's copy in shared memory (LaneTiles)
 };
+CULE_HD Tia& frame_tia(const HotFields& hot) { return *hot.tia; }
+CULE_HD Tia& frame_tia(Console& c) { return c.tia; }
 
 // The Bus's work out of line (see Bus).
 
@@ -47,11 +50,13 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
     return cart_peek(c.cart, rom, addr, cycles);
 }
 
-template <bool DRAW>
-CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, u32 cycles, u8 data_bus) {
-    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, cycles);
-    if (log) tia_log_event(*log, cycles, true, addr, 0);
-    return tia_peek<DRAW>(c.tia, frame, c.inputs, addr, cycles, data_bus);
+// A read of the TIA or the RIOT (RAM is the Bus's). `hot`: the Bus's HotFields by value, or on
+// the host the console itself.
+template <bool DRAW, class Hot>
+CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, Hot hot) {
+    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
+    if (log) tia_log_event(*log, hot.cycles, true, addr, 0);
+    return tia_peek<DRAW>(frame_tia(hot), frame, c.inputs, addr, hot.cycles, hot.data_bus);
 }
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
@@ -61,7 +66,7 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
         riot_poke(c.riot, addr, v, hot.cycles);
     } else {
         if (log) tia_log_event(*log, hot.cycles, false, addr, v);
-        if (tia_poke<DRAW>(c.tia, frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
+        if (tia_poke<DRAW>(frame_tia(hot), frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
     }
 }
 
@@ -125,6 +130,22 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
     }
 }
 
+// The TIA likewise, in the block's shared memory for the frame: each lane's TIA in global memory
+// gave each lane a sector of its own at each of its fields' accesses, 88% of the state kernel's
+// sectors (kernel_models/memory_model.py, beside ncu's 2026-11-26 profile). A lane's copy lies
+// every TIA_LANE_WORDS words, an odd number, so that a warp's lanes reading one field read 32
+// different banks: one access, whatever the field. The state kernels' blocks are STEP_BLOCK_LANES
+// threads (cule/backends/cuda.py launches them so), for which kernels.cu declares the slots.
+enum : u32 { TIA_LANE_WORDS = sizeof(Tia) / 4 | 1, STEP_BLOCK_LANES = 64 };
+static_assert(sizeof(Tia) % 4 == 0, "a lane's TIA is whole words of its slot");
+
+// Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
+// RAM tile, and its slot of the block's TIAs.
+struct LaneTiles {
+    u8* ram;
+    Tia* tia;
+};
+
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
 // `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step]:
 // the console's own, or its lane's in a warp's tile (ram_to_warp_tile). One Bus type for both
@@ -155,7 +176,7 @@ struct Bus {
     u8* ram = c.riot.ram;
     u32 ram_step = 1;
 #ifdef __CUDA_ARCH__
-    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done};
+    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia};
 
     CULE_INLINE void write_back() {
         c.cycles = hot.cycles;
@@ -168,7 +189,7 @@ struct Bus {
     CULE_INLINE void write_back() {}
 #endif
 
-    CULE_INLINE u8* frame() { return screen + c.tia.front * frame_pixels(c.tia); }
+    CULE_INLINE u8* frame() { return screen + frame_tia(hot).front * frame_pixels(frame_tia(hot)); }
     CULE_INLINE void open_window(u16 addr) { window = bus_window(c, rom, addr); }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
@@ -234,7 +255,7 @@ struct Bus {
         open_window(addr);
         return v;
     }
-    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, frame(), log, addr, hot.cycles, hot.data_bus); }
+    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW, decltype(hot)>(c, frame(), log, addr, hot); }
     CULE_BUS_INLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
         const TimerWait w = bus_wait_on_timer(c, window, cpu, branch, budget, hot.cycles);
         hot.cycles += w.cycles;
@@ -351,9 +372,9 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
 
 // One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
 // frame for the render pass; IN_PASSES: the GPU's warp schedule (run_frame_in_passes), the RAM
-// in the warp's tile at `warp_ram` (this lane's byte 0, ram_to_warp_tile) for the frame.
+// and the TIA in the lane's `tiles` for the frame.
 template <bool DRAW, bool IN_PASSES = false>
-CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr, u8* warp_ram = nullptr) {
+CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr, LaneTiles tiles = {}) {
     bool began = !c.tia.partial_frame;
     if (began) {
         u32 clocks = tia_clocks_into_frame_line(c.tia, c.cycles);
@@ -365,9 +386,11 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     Bus<DRAW> bus = {c, screen, rom, log};   // the cycle counter from here on the Bus's, until write_back
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
-        ram_to_warp_tile(c, warp_ram);
-        bus.ram = warp_ram;
+        ram_to_warp_tile(c, tiles.ram);
+        bus.ram = tiles.ram;
         bus.ram_step = WARP_LANES;
+        *tiles.tia = c.tia;
+        bus.hot.tia = tiles.tia;
     }
 #endif
     bus.open_window(bus.c.cpu.pc);
@@ -383,10 +406,13 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
     c.cpu = cpu;
     bus.write_back();
-    if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)
 #ifdef __CUDA_ARCH__
-    if (IN_PASSES) ram_from_warp_tile(c, warp_ram);
+    if (IN_PASSES) {
+        ram_from_warp_tile(c, tiles.ram);
+        c.tia = *tiles.tia;
+    }
 #endif
+    if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)
     if (c.tia.partial_frame) {
         tia_draw_deferred<DRAW>(c.tia, bus.frame());
         if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);

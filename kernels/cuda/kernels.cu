@@ -29,11 +29,16 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
     Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
         const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u32 *inputs
 
+// The TIAs of a block of the in-passes state kernel for a frame, a lane's every TIA_LANE_WORDS
+// words (console.h, LaneTiles).
+__shared__ u32 tia_slots[STEP_BLOCK_LANES * TIA_LANE_WORDS];
+
 // One step of env i, its input inputs[i] (ale.h, step_input: ALE's action and paddle strength).
 // LOGGED: the state-update pass of the split, which logs the frames the step shows into `jobs`
 // for cule_render / cule_redo and has no drawing code; else the step draws.
 // IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes), each warp's
-// RAM in its tile of `warp_ram` for the frames (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp).
+// RAM in its tile of `warp_ram` (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp) and each
+// lane's TIA in its slot of `tia_slots` for the frames.
 template <bool LOGGED, bool IN_PASSES = false>
 __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
                          i32 num_envs, u8* warp_ram = nullptr) {
@@ -49,8 +54,9 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
     if (LOGGED && IN_PASSES) {
-        u8* lane_ram = warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES;
-        s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], lane_ram);
+        const LaneTiles tiles = {warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES,
+                                 reinterpret_cast<Tia*>(tia_slots + threadIdx.x * TIA_LANE_WORDS)};
+        s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], tiles);
     } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, inputs[i], jobs[i]);
     else s = env_step(env, reset_pool, rom, cfg, inputs[i]);
     rewards[i] = s.reward;

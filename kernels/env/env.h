@@ -154,7 +154,7 @@ CULE_HD u8 played_action(const Machine& m, const StepConfig& cfg) {
 // The frames of one step, with sticky actions. Frames before `draw_from` only latch collisions
 // (their pixels are never observed); the others are drawn, or where LOGGED logged into `log` for
 // the render pass (then no drawing code is compiled in); IN_PASSES: the GPU's warp schedule
-// (console.h, run_frame_in_passes), the RAM in the warp's tile at `warp_ram`. Returns the reward, and in
+// (console.h, run_frame_in_passes), the RAM and the TIA in the lane's `tiles`. Returns the reward, and in
 // `buffers_exact` whether the frame buffers now hold what ALE's would, so that no row of an
 // undrawn frame shows through: the last two frames emulated were drawn in full, or (drawing
 // only the last frame) the step ran to its end and its last two frames were whole, the one
@@ -163,7 +163,7 @@ CULE_HD u8 played_action(const Machine& m, const StepConfig& cfg) {
 template <bool LOGGED, bool IN_PASSES = false>
 CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, const StepConfig& cfg, u32 input,
                         i32 draw_from, TiaLog* log, bool& life_lost, bool& buffers_exact, bool& ends_whole,
-                        u8* warp_ram = nullptr) {
+                        LaneTiles tiles = {}) {
     // As AtariVectorEnv: a life counts as lost while the lives are below the last step's and
     // above zero (a game over is not a lost life).
     i32 lives_before = m.game.lives, reward = 0, drawn_in_full = 0, whole_in_a_row = 0;
@@ -177,7 +177,7 @@ CULE_HD i32 step_frames(Machine& m, u8* screen, EnvRng& rng, const u8* rom, cons
                 ale_frame<true>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true);
             else
                 ale_frame<false, IN_PASSES>(m, cfg.wiring, cfg.game, screen, rom, a, m.action_b, false, false, true,
-                                            draw ? log : nullptr, warp_ram);
+                                            draw ? log : nullptr, tiles);
             const Tia& t = m.console.tia;
             bool whole = !t.partial_frame && t.frame_pos >= frame_pixels(t);   // every pixel written
             whole_in_a_row = whole ? whole_in_a_row + 1 : 0;
@@ -321,11 +321,11 @@ struct RenderJob {
 };
 
 // One vector-env step without pixels (the state-update pass): as env_step, but the frames it
-// shows are logged into `job` for render_step instead of drawn. IN_PASSES and `warp_ram`:
+// shows are logged into `job` for render_step instead of drawn. IN_PASSES and `tiles`:
 // step_frames'.
 template <bool IN_PASSES = false>
 CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8* rom, const StepConfig& cfg,
-                                   u32 input, RenderJob& job, u8* warp_ram = nullptr) {
+                                   u32 input, RenderJob& job, LaneTiles tiles = {}) {
     Machine& m = env.machine;
     EnvRng& rng = env.rng;
     StepResult out = {0, 0, 0, 0};
@@ -349,7 +349,7 @@ CULE_HD StepResult env_step_logged(EnvSlot env, const ResetPool& pool, const u8*
     bool life_lost, exact, whole;
     i32 first = first_shown_frame(cfg);
     out.reward = step_frames<true, IN_PASSES>(m, env.screens, rng, rom, cfg, input, first, &job.log, life_lost, exact,
-                                              whole, warp_ram);
+                                              whole, tiles);
     job.redo = !tia_log_replayable(job.log, first == 0);
     finish_step(m, cfg, life_lost, out, env.needs_reset);
     return out;
