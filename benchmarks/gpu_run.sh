@@ -98,9 +98,10 @@ PY
           timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s $((age * per_step)) \
             -c $per_step \
             --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-            --section SourceCounters --section MemoryWorkloadAnalysis \
+            --section SourceCounters --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             python3 benchmarks/profile_step.py --gpu-step $step --steps $((age + 1)) > "$OUT/ncu-$step-$age.txt" 2>&1
-          grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration" "$OUT/ncu-$step-$age.txt"
+          grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration|[Bb]ank" \
+            "$OUT/ncu-$step-$age.txt"
         done
       done ;;
     loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler

@@ -31,18 +31,19 @@ def main() -> None:
     # As CuleEnv compiles them: one module per game, its rules folded in (Pong here).
     game = get_game("pong")
     record = dict(benchmark="kernel_resources", date=datetime.date.today().isoformat(), cule=cule.__version__,
+                  device="none: NVRTC's compiler and nvdisasm, no GPU",
                   nvrtc=".".join(map(str, nvrtc.version())), game=game.name, unit="per thread", archs={},
                   interpreter_sass={})
     defines = {"CULE_GAME": game.index}
     for arch in ("sm_80", "sm_90"):
         resources = nvrtc.kernel_resources(arch, defines)
-        for name, spills in nvrtc.kernel_spills(arch, defines).items():
-            resources.setdefault(name, {}).update(spills)
+        for name, report in nvrtc.kernel_ptxas_report(arch, defines).items():
+            resources.setdefault(name, {}).update(report)
         record["archs"][arch] = resources
         print(arch)
         for name, r in sorted(resources.items()):
             print(f"  {name:20s} {r.get('registers', 0):4d} registers {r.get('stack_bytes', 0):6d} bytes of stack "
-                  f"{r.get('spill_store_bytes', 0):6d} spilled")
+                  f"{r.get('spill_store_bytes', 0):6d} spilled {r.get('shared_bytes', 0):6d} shared a block")
         costs = sass.interpreter_costs(arch, defines, INTERPRETERS)
         record["interpreter_sass"][arch] = {kernel: {part: vars(c) for part, c in parts.items()}
                                             for kernel, parts in costs.items()}

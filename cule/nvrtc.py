@@ -67,15 +67,16 @@ def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = No
     return _resources(compile_cubin(arch, defines))
 
 
-_SPILLS = re.compile(r"Function properties for (cule_\w+)\n.*?(\d+) bytes spill stores, (\d+) bytes spill loads")
+_PTXAS = re.compile(r"Compiling entry function '(cule_\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads\n"
+                    r"[^\n]*Used \d+ registers(?:[^\n]*?, (\d+) bytes smem)?", re.S)
 
 
-def kernel_spills(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
-    """Bytes of registers spilled to local memory, stored and loaded, per entry point: ptxas's
-    report (-v), which the CUBIN does not keep."""
+def kernel_ptxas_report(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
+    """Per entry point, bytes of registers spilled to local memory (stored, loaded) and of static
+    shared memory a block: ptxas's report (-v), which the CUBIN does not keep."""
     _, log = _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["--ptxas-options=-v"])
-    return {name: dict(spill_store_bytes=int(stores), spill_load_bytes=int(loads))
-            for name, stores, loads in _SPILLS.findall(log)}
+    return {name: dict(spill_store_bytes=int(stores), spill_load_bytes=int(loads), shared_bytes=int(smem or 0))
+            for name, stores, loads, smem in _PTXAS.findall(log)}
 
 
 def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool,

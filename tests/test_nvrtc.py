@@ -2,7 +2,7 @@
 NVRTC needs no GPU. A failure here means the kernels/ sources stopped being valid CUDA."""
 import pytest
 
-from cule import nvrtc
+from cule import _core, nvrtc
 from cule.backends.cuda import KERNEL_NAMES
 
 
@@ -32,9 +32,12 @@ def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
 
 def test_only_the_one_kernel_step_spills_registers():
     # ptxas's report: the one-kernel step at the 255-register cap spills; the split step's and the
-    # warp schedule's state kernels keep everything in registers.
-    spills = nvrtc.kernel_spills("sm_90", {"CULE_GAME": 0})
-    assert set(KERNEL_NAMES) <= set(spills)
-    assert spills["cule_step"]["spill_store_bytes"] > 0 and spills["cule_step"]["spill_load_bytes"] > 0
+    # warp schedule's state kernels keep everything in registers. Only the warp schedule's has
+    # shared memory: its block's TIA slots (console.h, LaneTiles).
+    report = nvrtc.kernel_ptxas_report("sm_90", {"CULE_GAME": 0})
+    assert set(KERNEL_NAMES) <= set(report)
+    assert report["cule_step"]["spill_store_bytes"] > 0 and report["cule_step"]["spill_load_bytes"] > 0
     for name in ("cule_step_logged", "cule_step_in_passes", "cule_render", "cule_render_by_clock"):
-        assert spills[name] == dict(spill_store_bytes=0, spill_load_bytes=0), name
+        assert report[name]["spill_store_bytes"] == report[name]["spill_load_bytes"] == 0, name
+    slots = _core.STEP_BLOCK_LANES * _core.TIA_SLOT_BYTES
+    assert {name: r["shared_bytes"] for name, r in report.items() if r["shared_bytes"]} == {"cule_step_in_passes": slots}
