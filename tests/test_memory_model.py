@@ -48,7 +48,8 @@ def test_the_counting_build_counts_every_access():
     """cule_layout stores one u64 per field and loads nothing of `out`; a step of Pong's split
     state kernel touches the TIA's fields in its machines thousands of times a frame, and every
     candidate layout takes fewer sectors than the one built; the default state kernel touches
-    them as often in its shared TIA slots, and its machines' TIA only to copy it in and out."""
+    them as often in its shared TIA slots, and its machines' TIA (and its log's count) only to copy
+    it in and out."""
     script = f"""
 import sys, numpy as np, torch
 sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
@@ -75,6 +76,8 @@ assert slots["loads_per_lane_frame"] + slots["stores_per_lane_frame"] > 1000, sl
 assert state["shared_wavefronts_per_warp_frame"] > 0
 tia_bytes = _core.TIA_SLOT_BYTES
 assert state["parts"]["tia"]["accesses_per_lane_frame"] < 2 * tia_bytes, state["parts"]   # the copies, a frame
+# the log's count too is the slot's for the frame: its own counters a few accesses a frame, its events one each
+assert state["parts"]["log_counters"]["accesses_per_lane_frame"] < 20 < split["parts"]["log_counters"]["accesses_per_lane_frame"]
 assert {{f["field"] for f in state["tia_fields"][:3]}} <= set(mm.TIA_HOT), state["tia_fields"][:3]
 assert state["sectors_per_warp_frame"]["aos"] < layouts["aos"] / 4
 assert r["cule_render_by_clock"]["sectors_per_warp_frame"]["screens-interleaved"] < \\

@@ -28,18 +28,21 @@ struct Console {
 };
 
 // The fields of the console that every instruction touches: the cycle counter, the data bus
-// and its last access, the frame's end, and where the frame's TIA is: the Bus's own copy on the
-// GPU, the console itself on the host (see Bus). The Bus's work below takes those it needs by
-// value, or as `hot` where it is inlined on the GPU (bus_poke_chip).
+// and its last access, the frame's end, and where the frame's TIA and its log's count are: the
+// Bus's own copy on the GPU, the console itself on the host (see Bus). The Bus's work below
+// takes those it needs by value, or as `hot` where it is inlined on the GPU (bus_poke_chip).
 struct HotFields {
     u32 cycles;
     u8 data_bus;
     u8 last_access_was_read;
     u8 frame_done;
-    Tia* tia;   // the console's, or with the warp schedule the lane's copy in shared memory (LaneTiles)
+    Tia* tia;          // the console's, or with the warp schedule the lane's copy (TiaSlot)
+    u32* log_count;    // the TIA log's count (TiaLog::count), or likewise the lane's copy
 };
 CULE_HD Tia& frame_tia(const HotFields& hot) { return *hot.tia; }
 CULE_HD Tia& frame_tia(Console& c) { return c.tia; }
+CULE_HD u32& frame_log_count(const HotFields& hot, TiaLog&) { return *hot.log_count; }
+CULE_HD u32& frame_log_count(Console&, TiaLog& log) { return log.count; }
 
 // The Bus's work out of line (see Bus).
 
@@ -55,7 +58,7 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
 template <bool DRAW, class Hot>
 CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, Hot hot) {
     if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
-    if (log) tia_log_event(*log, hot.cycles, true, addr, 0);
+    if (log) tia_log_event(*log, frame_log_count(hot, *log), hot.cycles, true, addr, 0);
     return tia_peek<DRAW>(frame_tia(hot), frame, c.inputs, addr, hot.cycles, hot.data_bus);
 }
 
@@ -65,7 +68,7 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
     if (addr & 0x80) {
         riot_poke(c.riot, addr, v, hot.cycles);
     } else {
-        if (log) tia_log_event(*log, hot.cycles, false, addr, v);
+        if (log) tia_log_event(*log, frame_log_count(hot, *log), hot.cycles, false, addr, v);
         if (tia_poke<DRAW>(frame_tia(hot), frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
     }
 }
@@ -130,20 +133,26 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
     }
 }
 
-// The TIA likewise, in the block's shared memory for the frame: each lane's TIA in global memory
-// gave each lane a sector of its own at each of its fields' accesses, 88% of the state kernel's
-// sectors (kernel_models/memory_model.py, beside ncu's 2026-11-26 profile). A lane's copy lies
-// every TIA_LANE_WORDS words, an odd number, so that a warp's lanes reading one field read 32
-// different banks: one access, whatever the field. The state kernels' blocks are STEP_BLOCK_LANES
-// threads (cule/backends/cuda.py launches them so), for which kernels.cu declares the slots.
-enum : u32 { TIA_LANE_WORDS = sizeof(Tia) / 4 | 1, STEP_BLOCK_LANES = 64 };
-static_assert(sizeof(Tia) % 4 == 0, "a lane's TIA is whole words of its slot");
+// The TIA likewise, in the block's shared memory for the frame, with the count of its log's
+// events, which each TIA access reads and writes: each lane's in global memory gave each lane a
+// sector of its own at each access, 88% of the state kernel's sectors for the TIA's fields and
+// 5% for the count (kernel_models/memory_model.py, beside ncu's 2026-11-26 profile). A lane's
+// slot lies every TIA_LANE_WORDS words, an odd number, so that a warp's lanes reading one field
+// read 32 different banks: one access, whatever the field. The state kernels' blocks are
+// STEP_BLOCK_LANES threads (cule/backends/cuda.py launches them so), for which kernels.cu
+// declares the slots.
+struct TiaSlot {
+    Tia tia;
+    u32 log_count;
+};
+enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
+static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 
 // Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
 // RAM tile, and its slot of the block's TIAs.
 struct LaneTiles {
     u8* ram;
-    Tia* tia;
+    TiaSlot* tia;
 };
 
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
@@ -176,7 +185,7 @@ struct Bus {
     u8* ram = c.riot.ram;
     u32 ram_step = 1;
 #ifdef __CUDA_ARCH__
-    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia};
+    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia, log ? &log->count : nullptr};
 
     CULE_INLINE void write_back() {
         c.cycles = hot.cycles;
@@ -389,8 +398,12 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         ram_to_warp_tile(c, tiles.ram);
         bus.ram = tiles.ram;
         bus.ram_step = WARP_LANES;
-        *tiles.tia = c.tia;
-        bus.hot.tia = tiles.tia;
+        tiles.tia->tia = c.tia;
+        bus.hot.tia = &tiles.tia->tia;
+        if (log) {
+            tiles.tia->log_count = log->count;
+            bus.hot.log_count = &tiles.tia->log_count;
+        }
     }
 #endif
     bus.open_window(bus.c.cpu.pc);
@@ -409,7 +422,8 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
         ram_from_warp_tile(c, tiles.ram);
-        c.tia = *tiles.tia;
+        c.tia = tiles.tia->tia;
+        if (log) log->count = tiles.tia->log_count;
     }
 #endif
     if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)

@@ -35,11 +35,13 @@ struct TiaLog {
 
 CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = log.full = 0; }
 
-CULE_HD void tia_log_event(TiaLog& log, u32 cycles, bool read, u32 addr, u8 value) {
-    if (cycles >= TIA_EVENT_CYCLES) log.count = TIA_LOG_EVENTS;   // not representable: no replay
-    if (log.count < TIA_LOG_EVENTS)
-        log.events[log.count] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & TIA_WRITE_MASK) << 8 | value;
-    log.count += 1;
+// `count`: log.count, or where a frame keeps it meanwhile (console.h, TiaSlot), read once: the
+// event's store could alias it.
+CULE_HD void tia_log_event(TiaLog& log, u32& count, u32 cycles, bool read, u32 addr, u8 value) {
+    u32 n = cycles < TIA_EVENT_CYCLES ? count : TIA_LOG_EVENTS;   // not representable: no replay
+    if (n < TIA_LOG_EVENTS)
+        log.events[n] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & TIA_WRITE_MASK) << 8 | value;
+    count = n + 1;
 }
 
 // A logged frame begins, `t` as the CPU starts on it; it ends with `began` telling whether it was a

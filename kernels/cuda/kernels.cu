@@ -55,7 +55,7 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     StepResult s;
     if (LOGGED && IN_PASSES) {
         const LaneTiles tiles = {warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES,
-                                 reinterpret_cast<Tia*>(tia_slots + threadIdx.x * TIA_LANE_WORDS)};
+                                 reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS)};
         s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], tiles);
     } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, inputs[i], jobs[i]);
     else s = env_step(env, reset_pool, rom, cfg, inputs[i]);
