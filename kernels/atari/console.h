@@ -37,7 +37,7 @@ struct HotFields {
     u8 last_access_was_read;
     u8 frame_done;
     Tia* tia;          // the console's, or with the warp schedule the lane's copy (TiaSlot)
-    u32* log_count;    // the TIA log's count (TiaLog::count), or likewise the lane's copy
+    u32* log_count;    // the TIA log's count (TiaLog::count), or likewise the lane's copy; none unlogged
 };
 CULE_HD Tia& frame_tia(const HotFields& hot) { return *hot.tia; }
 CULE_HD Tia& frame_tia(Console& c) { return c.tia; }
@@ -149,10 +149,10 @@ enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
 static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 
 // Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
-// RAM tile, and its slot of the block's TIAs.
+// RAM tile, and its slot of the block's TIA slots.
 struct LaneTiles {
     u8* ram;
-    TiaSlot* tia;
+    TiaSlot* slot;
 };
 
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
@@ -398,11 +398,11 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         ram_to_warp_tile(c, tiles.ram);
         bus.ram = tiles.ram;
         bus.ram_step = WARP_LANES;
-        tiles.tia->tia = c.tia;
-        bus.hot.tia = &tiles.tia->tia;
+        tiles.slot->tia = c.tia;
+        bus.hot.tia = &tiles.slot->tia;
         if (log) {
-            tiles.tia->log_count = log->count;
-            bus.hot.log_count = &tiles.tia->log_count;
+            tiles.slot->log_count = log->count;
+            bus.hot.log_count = &tiles.slot->log_count;
         }
     }
 #endif
@@ -422,8 +422,8 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
         ram_from_warp_tile(c, tiles.ram);
-        c.tia = tiles.tia->tia;
-        if (log) log->count = tiles.tia->log_count;
+        c.tia = tiles.slot->tia;
+        if (log) log->count = tiles.slot->log_count;
     }
 #endif
     if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)

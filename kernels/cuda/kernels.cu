@@ -29,8 +29,8 @@ __device__ const u8* env_screens(const u8* screens, i64 i, i32 screen_height) {
     Machine *machines, u8 *screens, i32 screen_height, EnvRng *rng, u8 *needs_reset, const Machine *pool,         \
         const u8 *pool_screens, u32 pool_size, const u8 *rom, const StepConfig *config, const u8 *skip, const u32 *inputs
 
-// The TIAs of a block of the in-passes state kernel for a frame, a lane's every TIA_LANE_WORDS
-// words (console.h, LaneTiles).
+// The TIA slots of a block of the in-passes state kernel for a frame: a lane's TiaSlot every
+// TIA_LANE_WORDS words (console.h).
 __shared__ u32 tia_slots[STEP_BLOCK_LANES * TIA_LANE_WORDS];
 
 // One step of env i, its input inputs[i] (ale.h, step_input: ALE's action and paddle strength).
