@@ -120,8 +120,7 @@ class Counter:
     """Wraps a CudaBackend's launches: those of a counted step are counted, buffer by buffer."""
 
     def __init__(self, backend, module):
-        self.backend = backend
-        self.module = module
+        self.backend, self.module = backend, module
         self.active = False
         self.launches = []
         launch = backend._launch
