@@ -57,7 +57,7 @@ os.environ.setdefault("CULE_CORE_LIB", "")   # the package's own, not simt_model
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchmarks._results import new_result_path  # noqa: E402
-from simt_model import WARP, machine, v5_settings  # noqa: E402
+from simt_model import NCU_FILES, NCU_WARP_FRAMES, WARP, machine, v5_settings  # noqa: E402
 
 SECTOR = 32
 # The active threads per warp a kernel's memory instructions run with: the SIMT model's lanes per
@@ -65,11 +65,6 @@ SECTOR = 32
 # lane its own instruction; render_model-2026-11-26-2.json: 16.0 in step, 31.7 by clock).
 LANES = {"cule_step_in_passes": 31.4, "cule_step_logged": 6.7, "cule_step": 6.7, "cule_render": 16.0,
          "cule_render_by_clock": 31.7, "cule_redo": 1.0, "cule_hold_frames": 32.0}
-# ncu on one step of 4,096 Pong envs 6 steps after reset(0), H100: each kernel's global sectors
-# (benchmarks/results/ncu-<step>-pong-4096envs-2026-11-26-h100.txt), over its 512 warp-frames.
-NCU_FILES = {"split": "ncu-split-pong-4096envs-2026-11-26-h100.txt",
-             "in-passes": "ncu-in-passes-pong-4096envs-2026-11-26-h100.txt"}
-NCU_WARP_FRAMES = 4096 // WARP * 4
 # The profiled kernels whose layout has changed since: ncu's figure is kept beside the model's as
 # the layout's before, not compared.
 NCU_LAYOUT_BEFORE = {"cule_step_in_passes": "each lane's TIA in global memory (before tia_slots)"}
@@ -95,7 +90,7 @@ THREAD_PER_ENV = {"cule_step", "cule_step_logged", "cule_step_in_passes", "cule_
 
 
 def ncu_sectors(path: Path) -> dict[str, float]:
-    """Each kernel's global sectors per warp-frame in an ncu report."""
+    """Each kernel's global sectors per warp-frame in an ncu report (simt_model's NCU_FILES)."""
     out, kernel = {}, None
     text = path.read_text().split("\n")
     for i, line in enumerate(text):

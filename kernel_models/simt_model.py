@@ -19,6 +19,10 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
               the warp has other work
   +join       lanes whose next opcode is the chosen lanes' join their pass; +joinN only a pass of
               fewer than N lanes; +alone only lanes alone at their code key
+  +slotN      a slot (every candidate lane its own instruction, as per-lane) instead of the pass
+              where that runs more lanes an instruction issued (slot_instead); +slotNa weighs it
+              against the frame's passes so far, not this one; +stickM then M - 1 slots of every
+              lane without choosing
 
 Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
 kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
@@ -41,6 +45,7 @@ side, a sector per group of 8 lanes), from the machine code of each part of the 
 trace takes them); what a TIA access does inside the chip, the TIA log and the frame buffers
 are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
+A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (calibrate_logged).
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
@@ -55,6 +60,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -74,7 +80,8 @@ AGES = [7, 100, 500, 1000, 3000]
 POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join", "fstack+wait",
             "fstack+wait+join"]
 # Tried and worse (docs/results.md has their numbers); --policies runs them.
-TRIED = ["most", "most+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join+alone"]
+TRIED = ["most", "most+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join+alone",
+         "fstack+wait+join+slot1+stick4", "fstack+wait+join+slot1a+stick8"]
 
 # kernels/testing/trace.h
 TRACE_EVENT = np.dtype([("kind", "u1"), ("value", "u1"), ("addr", "<u2"), ("extra", "<u4")])
@@ -270,6 +277,10 @@ def replay(lanes: Lanes, policy: str) -> dict:
     pass_of = np.full(len(lanes.key), -1, np.int64)
     slot_of = np.full(len(lanes.key), -1, np.int64)
     iteration = scheduled = waiting = 0   # warp-iterations that chose lanes, and the lanes then active
+    stick = int(policy.split("stick")[1]) if "stick" in policy else 0
+    # for +slot: each warp's frame, slots left to run on (+stickM), lanes and passes in the frame
+    seen_frame, held_for = np.full(warps, -1, np.int64), np.zeros(warps, np.int64)
+    pass_lanes, pass_count = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
     while True:
         unfinished = ptr < count
         if not unfinished.any():
@@ -301,8 +312,26 @@ def replay(lanes: Lanes, policy: str) -> dict:
                     joins &= shared == 1
                 chosen |= joins
             group = 0
-            scheduled += int(chosen.any(axis=1).sum())
-            waiting += int(active.sum())
+            choosing = np.ones(warps, bool)
+            if "slot" in policy:   # +slotN: every candidate runs its own instruction instead, if that pays
+                units = policy.split("slot")[1].split("+")[0]
+                current = frame.min(axis=1)
+                new_frame = current != seen_frame
+                seen_frame = current
+                pass_lanes[new_frame], pass_count[new_frame], held_for[new_frame] = 0, 0, 0
+                # +slotNa: weighed against the frame's passes so far, lanes per pass, else this one's
+                passing = (pass_lanes, pass_count) if units.endswith("a") else (chosen.sum(axis=1), 1)
+                slots = slot_instead(candidates, known_opcode[g], passing, int(units.rstrip("a")))
+                held = held_for > 0   # +stickM: a slot, then M - 1 of every lane of the frame without choosing
+                ran_pass = ~held & ~slots & chosen.any(axis=1)
+                chosen = np.where(held[:, None], active, np.where(slots[:, None], candidates, chosen))
+                group = np.where((held | slots)[:, None], opcode[g], 0)
+                held_for = np.where(held, held_for - 1, np.where(slots, max(stick, 1) - 1, 0))
+                pass_lanes += np.where(ran_pass, chosen.sum(axis=1), 0)
+                pass_count += ran_pass
+                choosing = ~held
+            scheduled += int((chosen.any(axis=1) & choosing).sum())
+            waiting += int(active[choosing].sum())
         slot = iteration * warps + warp_ids
         run = g[chosen]
         slot_of[run] = np.broadcast_to(slot, g.shape)[chosen]
@@ -318,6 +347,19 @@ def replay(lanes: Lanes, policy: str) -> dict:
                iterations=iteration)
     out.update(memory(lanes, pass_of, slot_of, n, warp_frames))
     return out, Schedule(pass_of, slot_of, n, warp_frames, scheduled, waiting)
+
+
+def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: int) -> np.ndarray:
+    """+slotN: the warps that run every candidate lane its own instruction (a slot, as per-lane)
+    instead of a pass, where that runs more lanes an instruction issued: where candidates x (N + 1)
+    > lanes a pass x (N + distinct opcodes), a pass costing N units of the loop and the choice and
+    one of an opcode's cases, a slot one of its cases per distinct opcode (those read ahead; code
+    outside the cartridge's window counts as one). `passing`: lanes and passes, per warp."""
+    a = candidates.sum(axis=1)
+    values = np.sort(np.where(candidates, known, 1 << 20), axis=1)
+    distinct = ((np.diff(values, axis=1) != 0) & (values[:, 1:] < 1 << 20)).sum(axis=1) + (a > 0)
+    lanes, passes = passing
+    return (passes > 0) & (a * (n + 1) * passes > lanes * (n + distinct))
 
 
 @dataclass
@@ -527,19 +569,55 @@ ARCH = "sm_90"
 TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
 NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
 NCU_SECTORS = 1_422_669_965 / (4096 // WARP * 4)   # the same launch's sectors per warp-frame
-# The TIA's or RIOT's work for one access (tia_peek and tia_poke with the TIA brought up to the
-# access's clock; out of line, a call per kind of access and pass), in machine instructions:
-# fitted so that today's one-kernel step on Pong at age 7 gives ncu's active threads (calibrate).
-CHIP_COST = 280
+# The TIA's or RIOT's work for one access in the one-kernel step (tia_peek and tia_poke drawing up
+# to the access's clock; out of line, a call per kind of access and pass), in machine
+# instructions: fitted so that that step on Pong at age 7 gives ncu's active threads (calibrate).
+DRAWING_CHIP_COST = 280
+
+# ncu on one step of each two-pass step, 4,096 Pong envs 6 steps after reset(0), on an H100, of the
+# kernels of commit 96b62e5; PROFILED_COSTS is their machine code (kernel_models/sass.py --kernels
+# <that commit's kernels/> --json).
+NCU_FILES = {"split": "ncu-split-pong-4096envs-2026-11-26-h100.txt",
+             "in-passes": "ncu-in-passes-pong-4096envs-2026-11-26-h100.txt"}
+NCU_WARP_FRAMES = 4096 // WARP * 4
+NCU_AGE = 6
+PROFILED_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-96b62e5.json"
+# A TIA or RIOT access's work in the state kernels that log it (tia_peek and tia_poke bringing the
+# TIA's clocks up to the access and logging it, not drawing), in machine instructions: fitted so
+# that the split step's state kernel gives ncu's issued instructions (calibrate_logged).
+CHIP_COST = 100
+
+
+def ncu_metrics(path: Path) -> dict[str, dict[str, float]]:
+    """Each kernel's metrics in an ncu report (`ncu --section ...` as text): name -> value."""
+    out, kernel = {}, None
+    for line in Path(path).read_text().split("\n"):
+        if line.startswith("  cule_"):
+            kernel = out.setdefault(line.split()[0], {})
+        m = re.match(r"    (\S.*?)\s{2,}(?:\S+\s+)?([\d,]+(?:\.\d+)?)$", line)
+        if m and kernel is not None:
+            kernel.setdefault(m.group(1), float(m.group(2).replace(",", "")))
+    return out
+
+
+def ncu_issued_per_warp_frame(metrics: dict[str, float]) -> tuple[float, float]:
+    """A kernel's issued instructions per warp-frame from its ncu metrics, two ways: the branch
+    instructions over their share of all instructions (given to two decimals: ncu's unit says %,
+    its value is the fraction), and the warps' active cycles (the SMs' active cycles x the SMs x the
+    warps active in them) over the cycles per issued instruction."""
+    by_branches = metrics["Branch Instructions"] / metrics["Branch Instructions Ratio"]
+    by_cycles = (metrics["SM Active Cycles"] * metrics["# SMs"] * metrics["Achieved Active Warps Per SM"]
+                 / metrics["Warp Cycles Per Issued Instruction"])
+    return by_branches / NCU_WARP_FRAMES, by_cycles / NCU_WARP_FRAMES
 
 
 def calibrate(lanes: Lanes, schedule: Schedule, costs: dict, parts: list) -> dict:
     """Today's one-kernel step (cule_step) under the per-lane policy against ncu's measurement of
-    it: the active threads per issued instruction from the SASS costs alone, with CHIP_COST, and
-    the chip cost that would give ncu's 6.92 exactly; the sectors the model counts per warp-frame
-    (the bus's accesses and the machine state's loads and stores) against ncu's."""
+    it: the active threads per issued instruction from the SASS costs alone, with DRAWING_CHIP_COST,
+    and the chip cost that would give ncu's 6.92 exactly; the sectors the model counts per
+    warp-frame (the bus's accesses and the machine state's loads and stores) against ncu's."""
     bare = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, 0.0)
-    full = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, CHIP_COST)
+    full = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, DRAWING_CHIP_COST)
     unit = issue(lanes, schedule, "per-lane", costs["cule_step"], parts, 1.0)
     # active = (L + w Lc) / (I + w Ic): solve for w from the runs with w = 0 and 1
     frames = 1.0   # the per-warp-frame figures share their divisor
@@ -552,6 +630,40 @@ def calibrate(lanes: Lanes, schedule: Schedule, costs: dict, parts: list) -> dic
                 active_threads_sass_only=bare["active_threads"], active_threads=full["active_threads"],
                 chip_cost_fit=fit,
                 state_sectors_per_warp_frame_aos=sectors, ncu_sectors_per_warp_frame=NCU_SECTORS)
+
+
+def calibrate_logged(lanes: Lanes, parts: list) -> dict:
+    """The two-pass steps' state kernels as ncu profiled them (PROFILED_COSTS; `lanes`: Pong at
+    NCU_AGE): the chip cost that gives the split step's state kernel (per-lane) ncu's issued
+    instructions per warp-frame (the mean of its two figures), and with CHIP_COST each kernel's
+    issued instructions and active threads against ncu's; the warp schedule's kernel is not fitted,
+    so it checks the model."""
+    costs = load_profiled_costs()
+    out = dict(profiled_costs=PROFILED_COSTS.name, chip_cost=CHIP_COST, kernels={})
+    for step, kernel, policy in (("split", "cule_step_logged", "per-lane"),
+                                 ("in-passes", "cule_step_in_passes", "fstack+wait+join")):
+        ncu = ncu_metrics(ROOT / "benchmarks" / "results" / NCU_FILES[step])[kernel]
+        measured = ncu_issued_per_warp_frame(ncu)
+        _, schedule = replay(lanes, policy)
+        choosing = schedule_cost(costs) if policy != "per-lane" else 0.0
+        model = {c: issue(lanes, schedule, policy, costs["cule_step_logged"], parts, c, choosing)
+                 for c in (0.0, 1.0, CHIP_COST)}
+        entry = dict(policy=policy, ncu_issued_per_warp_frame=measured,
+                     issued_per_warp_frame=model[CHIP_COST]["issued_per_warp_frame"],
+                     model_over_ncu=model[CHIP_COST]["issued_per_warp_frame"] / np.mean(measured),
+                     ncu_active_threads=ncu["Avg. Active Threads Per Warp"],
+                     active_threads=model[CHIP_COST]["active_threads"])
+        if step == "split":
+            per_call = model[1.0]["issued_per_warp_frame"] - model[0.0]["issued_per_warp_frame"]
+            entry["chip_cost_fit"] = (np.mean(measured) - model[0.0]["issued_per_warp_frame"]) / per_call
+        out["kernels"][kernel] = entry
+    return out
+
+
+def load_profiled_costs() -> dict:
+    """PROFILED_COSTS for Pong: kernel -> part -> Cost."""
+    import sass   # kernel_models/sass.py
+    return sass.load_costs(PROFILED_COSTS)["pong"]
 
 
 def v5_settings() -> dict:
@@ -638,7 +750,7 @@ def main(argv: list[str] | None = None) -> None:
     record = dict(benchmark="simt_model", date=datetime.date.today().isoformat(), cule=cule.__version__,
                   machine=machine(), settings="v5 (AtariVectorEnv's defaults), random actions",
                   num_envs=args.envs, traced_envs=traced, warp=WARP, seed=args.seed, arch=ARCH,
-                  chip_cost=CHIP_COST, results=[], calibration=[])
+                  chip_cost=CHIP_COST, drawing_chip_cost=DRAWING_CHIP_COST, results=[], calibration=[])
     # the machine code first, from the sources as they are when the run starts
     kernels = ("cule_step", "cule_step_logged", "cule_step_in_passes")
     all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}, kernels)
@@ -655,6 +767,14 @@ def main(argv: list[str] | None = None) -> None:
                          instructions_per_frame=len(lanes.key) / max(int(lanes.frames.sum()), 1),
                          skipped_per_frame=int(lanes.skipped.sum()) / max(int(lanes.frames.sum()), 1),
                          polling_share=float(lanes.polling.mean()))
+            if game == "pong" and age == NCU_AGE:   # the model against ncu's profiles of the two-pass steps
+                record["calibration_logged"] = calibrate_logged(lanes, parts)
+                for kernel, c in record["calibration_logged"]["kernels"].items():
+                    fit = f"; chip cost fit {c['chip_cost_fit']:.1f}" if "chip_cost_fit" in c else ""
+                    print(f"{kernel:20s} issued/warp-frame {c['issued_per_warp_frame']:9.0f}, ncu "
+                          f"{' and '.join(f'{x:9.0f}' for x in c['ncu_issued_per_warp_frame'])} "
+                          f"(model/ncu {c['model_over_ncu']:.2f}); active threads {c['active_threads']:5.2f}, ncu "
+                          f"{c['ncu_active_threads']:5.2f}{fit}")
             for policy in args.policies:
                 t = time.time()
                 r, schedule = replay(lanes, policy)

@@ -258,3 +258,31 @@ def test_frame_call_stack_keys_start_at_each_frame():
     words = [int(w) for w in sm.frame_call_stack_keys(key, opcode, first)]
     short = lambda k: (k + 1) << 48   # noqa: E731
     assert words == [short(10), short(10) | (101 << 32), short(10) | (102 << 32), short(13), short(200), short(14)]
+
+
+def test_slots_run_every_lane_where_passes_run_few():
+    """+slot1: lanes at 32 places of the code, half of them at one opcode and half at another; a
+    pass runs the 16 lanes of one opcode (the lowest key's and those joining it), a slot all 32,
+    two cases: 32 x 2 > 16 x (1 + 2), so after the first pass (+slot1a: weighed against the frame's
+    passes so far) every lane runs each instruction in a slot."""
+    streams = [[(lane * 10 + i, 0xEA if lane % 2 else 0xE8, 0) for i in range(4)] for lane in range(32)]
+    lanes = lanes_from(streams)
+    iterations = {policy: sm.replay(lanes, policy)[0]["iterations"]
+                  for policy in ("fstack+wait+join", "fstack+wait+join+slot1", "fstack+wait+join+slot1a+stick4")}
+    # each lane's 4 instructions: passes of 16 lanes take 8 iterations; slots 4, after a pass 5
+    assert iterations == {"fstack+wait+join": 8, "fstack+wait+join+slot1": 4, "fstack+wait+join+slot1a+stick4": 5}
+
+
+def test_ncu_reports_give_issued_instructions_two_ways_that_agree():
+    """ncu_metrics reads the committed reports; the issued instructions from the branch
+    instructions and from the warps' active cycles agree for every kernel profiled, within 1% and
+    what the branches' share, given to two decimals, leaves open."""
+    for step, path in sm.NCU_FILES.items():
+        metrics = sm.ncu_metrics(ROOT / "benchmarks" / "results" / path)
+        assert {"cule_step_logged", "cule_render"} <= set(metrics) if step == "split" else \
+            {"cule_step_in_passes", "cule_render_by_clock"} <= set(metrics)
+        for kernel, m in metrics.items():
+            assert m["# SMs"] == 132 and m["Block Size"] == 64, (kernel, m)
+            by_branches, by_cycles = sm.ncu_issued_per_warp_frame(m)
+            rounding = 0.005 / m["Branch Instructions Ratio"]
+            assert abs(by_branches / by_cycles - 1) < 0.01 + rounding, (kernel, by_branches, by_cycles)
