@@ -49,6 +49,8 @@ A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (ca
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
+    python kernel_models/simt_model.py --games all --envs 256 --ages 100 3000 --policies per-lane \
+        fstack+wait+join --states <dir> --out <file> --resume --compact   # every game: hours, resumable
 
 writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
 pass against env age.
@@ -727,7 +729,7 @@ def machine() -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="+", default=GAMES)
+    parser.add_argument("--games", nargs="+", default=GAMES, help="games, or all (every game cule runs)")
     parser.add_argument("--envs", type=int, default=1024, help="envs played (a multiple of 32)")
     parser.add_argument("--traced", type=int, default=None, help="envs traced, the first ones (default: all)")
     parser.add_argument("--ages", type=int, nargs="+", default=AGES, help="steps since the reset")
@@ -735,6 +737,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--states", type=Path, default=None, help="a directory to keep the envs' states at each age in")
     parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")
+    parser.add_argument("--resume", action="store_true",
+                        help="--out is written after each game, and the games it holds already are not run again")
+    parser.add_argument("--compact", action="store_true",
+                        help="without each game's interpreter costs (keeps a file of every game small)")
     args = parser.parse_args(argv)
     if args.envs <= 0 or args.envs % WARP:
         parser.error(f"--envs must be a positive multiple of {WARP}, got {args.envs}")
@@ -742,26 +748,45 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 < traced <= args.envs or traced % WARP:
         parser.error(f"--traced must be a multiple of {WARP} from {WARP} to --envs, got {traced}")
 
+    if args.resume and not args.out:
+        parser.error("--resume needs --out")
+
     import cule
     import sass   # kernel_models/sass.py
-    from cule.games import get_game
+    from cule.backends.cuda import source_digest
+    from cule.games import get_game, list_games
 
+    games = list_games() if args.games == ["all"] else args.games
     parts = sass.opcode_parts()
     record = dict(benchmark="simt_model", date=datetime.date.today().isoformat(), cule=cule.__version__,
                   machine=machine(), settings="v5 (AtariVectorEnv's defaults), random actions",
                   num_envs=args.envs, traced_envs=traced, warp=WARP, seed=args.seed, arch=ARCH,
-                  chip_cost=CHIP_COST, drawing_chip_cost=DRAWING_CHIP_COST, results=[], calibration=[])
-    # the machine code first, from the sources as they are when the run starts
-    kernels = ("cule_step", "cule_step_logged", "cule_step_in_passes")
-    all_costs = {game: sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}, kernels)
-                 for game in args.games}
-    record["schedule_cost"] = {game: schedule_cost(costs) for game, costs in all_costs.items()}
+                  chip_cost=CHIP_COST, drawing_chip_cost=DRAWING_CHIP_COST, sources=source_digest(),
+                  results=[], calibration=[], schedule_cost={}, interpreter_costs={})
+    if args.resume and args.out.exists():
+        record = json.loads(args.out.read_text())
+        if record["sources"] != source_digest():
+            raise SystemExit(f"{args.out} was begun with other kernel sources: run it again without it")
     today_costs = sass.load_costs(TODAY_COSTS)
     record["today_kernel"] = json.loads(TODAY_COSTS.read_text())["commit"]
-    record["interpreter_costs"] = {game: {kernel: {part: vars(c) for part, c in parts_.items()}
-                                          for kernel, parts_ in costs.items()} for game, costs in all_costs.items()}
-    for game in args.games:
-        costs = all_costs[game]
+    kernels = ("cule_step", "cule_step_logged", "cule_step_in_passes")
+
+    def machine_code(game: str) -> dict:
+        """The game's module's costs, from the sources the run began with."""
+        if source_digest() != record["sources"]:
+            raise SystemExit("the kernel sources changed during the run")
+        return sass.interpreter_costs(ARCH, {"CULE_GAME": get_game(game).index}, kernels)
+
+    # the machine code first, from the sources as they are when the run starts (a long run, one game at a time)
+    all_costs = {} if args.resume else {game: machine_code(game) for game in games}
+    for game in games:
+        if game in record["schedule_cost"]:
+            continue
+        costs = all_costs.get(game) or machine_code(game)
+        record["schedule_cost"][game] = schedule_cost(costs)
+        if not args.compact:
+            record["interpreter_costs"][game] = {kernel: {part: vars(c) for part, c in parts_.items()}
+                                                 for kernel, parts_ in costs.items()}
         for age, lanes in traced_steps(game, args.envs, traced, args.ages, args.seed, args.states):
             facts = dict(game=game, age=age, frames=int(lanes.frames.sum()),
                          instructions_per_frame=len(lanes.key) / max(int(lanes.frames.sum()), 1),
@@ -796,6 +821,8 @@ def main(argv: list[str] | None = None) -> None:
                       f"{r['sectors_per_request_soa']:5.1f}  sectors/warp-frame aos "
                       f"{r['sectors_per_warp_frame_aos']:8.0f} tiles {r['sectors_per_warp_frame_tiles']:8.0f} soa "
                       f"{r['sectors_per_warp_frame_soa']:8.0f}  ({r['seconds']} s)", flush=True)
+        if args.resume:   # the game's results kept: its schedule cost marks it done
+            args.out.write_text(json.dumps(record, indent=1) + "\n")
     path = args.out or new_result_path(f"simt_model-{record['date']}")
     path.write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {path}")
