@@ -277,10 +277,10 @@ def test_ncu_reports_give_issued_instructions_two_ways_that_agree():
     """ncu_metrics reads the committed reports; the issued instructions from the branch
     instructions and from the warps' active cycles agree for every kernel profiled, within 1% and
     what the branches' share, given to two decimals, leaves open."""
+    profiled = {"split": {"cule_step_logged", "cule_render"}, "in-passes": {"cule_step_in_passes", "cule_render_by_clock"}}
     for step, path in sm.NCU_FILES.items():
         metrics = sm.ncu_metrics(ROOT / "benchmarks" / "results" / path)
-        assert {"cule_step_logged", "cule_render"} <= set(metrics) if step == "split" else \
-            {"cule_step_in_passes", "cule_render_by_clock"} <= set(metrics)
+        assert set(metrics) == profiled[step], metrics.keys()
         for kernel, m in metrics.items():
             assert m["# SMs"] == 132 and m["Block Size"] == 64, (kernel, m)
             by_branches, by_cycles = sm.ncu_issued_per_warp_frame(m)
