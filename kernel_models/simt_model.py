@@ -46,6 +46,8 @@ trace takes them); what a TIA access does inside the chip, the TIA log and the f
 are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (calibrate_logged).
+With --per-warp each warp is also replayed alone (warp_lanes), for what a choice of policy made
+warp by warp could take.
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
@@ -139,6 +141,17 @@ class Lanes:
     @property
     def num_envs(self) -> int:
         return len(self.base)
+
+
+def warp_lanes(lanes: Lanes, w: int) -> Lanes:
+    """The instructions of warp `w`'s 32 envs alone."""
+    e0, e1 = w * WARP, (w + 1) * WARP
+    s, e = lanes.base[e0], lanes.base[e1 - 1] + lanes.count[e1 - 1]
+    a0, a1 = lanes.first_access[s], lanes.first_access[e - 1] + lanes.access_count[e - 1]
+    return Lanes(lanes.key[s:e], lanes.opcode[s:e], lanes.frame[s:e], lanes.stack_key[s:e], lanes.polling[s:e],
+                 lanes.first_access[s:e] - a0, lanes.access_count[s:e], lanes.access_addr[a0:a1],
+                 lanes.access_write[a0:a1], lanes.access_rom[a0:a1], lanes.base[e0:e1] - s, lanes.count[e0:e1],
+                 lanes.frames[e0:e1], lanes.skipped[e0:e1], lanes.frame_stack_key[s:e])
 
 
 def decode(events: np.ndarray, counts: np.ndarray, rom: np.ndarray) -> Lanes:
@@ -739,6 +752,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")
     parser.add_argument("--resume", action="store_true",
                         help="--out is written after each game, and the games it holds already are not run again")
+    parser.add_argument("--per-warp", action="store_true",
+                        help="each warp's issued instructions under each policy too (warp by warp: twice the time)")
     parser.add_argument("--compact", action="store_true",
                         help="without each game's interpreter costs (keeps a file of every game small)")
     args = parser.parse_args(argv)
@@ -805,6 +820,13 @@ def main(argv: list[str] | None = None) -> None:
                 r, schedule = replay(lanes, policy)
                 r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST,
                                schedule_cost(costs)))
+                if args.per_warp:   # what a choice of policy per warp could take: each warp's instructions
+                    r["issued_per_warp"] = []
+                    for w in range(lanes.num_envs // WARP):
+                        one = warp_lanes(lanes, w)
+                        _, alone = replay(one, policy)
+                        x = issue(one, alone, policy, costs["cule_step_logged"], parts, CHIP_COST, schedule_cost(costs))
+                        r["issued_per_warp"].append(x["issued_per_warp_frame"] * alone.warp_frames)
                 r.update(facts, seconds=round(time.time() - t, 1))
                 if policy == "per-lane":   # today's one-kernel step, as ncu measured it (its machine code)
                     measured = today_costs.get(game, costs)

@@ -286,3 +286,21 @@ def test_ncu_reports_give_issued_instructions_two_ways_that_agree():
             by_branches, by_cycles = sm.ncu_issued_per_warp_frame(m)
             rounding = 0.005 / m["Branch Instructions Ratio"]
             assert abs(by_branches / by_cycles - 1) < 0.01 + rounding, (kernel, by_branches, by_cycles)
+
+
+@pytest.mark.parametrize("policy", ["per-lane", "fstack+wait+join", "fstack+wait+join+slot1+stick4"])
+def test_a_warp_alone_issues_what_it_issues_among_the_others(policy):
+    """warp_lanes: each warp's instructions replayed alone issue, all warps added up, what the
+    whole replay issues (warps share no pass), for --per-warp's figures."""
+    import sass   # kernel_models/sass.py
+
+    costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5)}
+    parts = [("", "", False, False)] * 256
+    lanes = lanes_from(random_streams(np.random.default_rng(2), envs=96), polling=(30, 31))
+
+    def issued(lanes_):
+        _, schedule = sm.replay(lanes_, policy)
+        return sm.issue(lanes_, schedule, policy, costs, parts, 3.0, 11.0)["issued_per_warp_frame"] * schedule.warp_frames
+
+    alone = [issued(sm.warp_lanes(lanes, w)) for w in range(3)]
+    assert all(a > 0 for a in alone) and sum(alone) == pytest.approx(issued(lanes))
