@@ -582,8 +582,9 @@ ARCH = "sm_90"
 # before the Bus kept the machine state's per-instruction fields (console.h, HotFields); the -2
 # file parts the Bus's slow paths out (sass.py's slow:<path>, interpreter_costs-33f16b6.json lumps them in).
 TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
+NCU_WARP_FRAMES = 4096 // WARP * 4   # the profiled launches': 4,096 envs, 4 frames a step
 NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
-NCU_SECTORS = 1_422_669_965 / (4096 // WARP * 4)   # the same launch's sectors per warp-frame
+NCU_SECTORS = 1_422_669_965 / NCU_WARP_FRAMES   # the same launch's sectors per warp-frame
 # The TIA's or RIOT's work for one access in the one-kernel step (tia_peek and tia_poke drawing up
 # to the access's clock; out of line, a call per kind of access and pass), in machine
 # instructions: fitted so that that step on Pong at age 7 gives ncu's active threads (calibrate).
@@ -594,7 +595,6 @@ DRAWING_CHIP_COST = 280
 # <that commit's kernels/> --json).
 NCU_FILES = {"split": "ncu-split-pong-4096envs-2026-11-26-h100.txt",
              "in-passes": "ncu-in-passes-pong-4096envs-2026-11-26-h100.txt"}
-NCU_WARP_FRAMES = 4096 // WARP * 4
 NCU_AGE = 6
 PROFILED_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-96b62e5.json"
 # A TIA or RIOT access's work in the state kernels that log it (tia_peek and tia_poke bringing the
@@ -815,17 +815,17 @@ def main(argv: list[str] | None = None) -> None:
                           f"{' and '.join(f'{x:9.0f}' for x in c['ncu_issued_per_warp_frame'])} "
                           f"(model/ncu {c['model_over_ncu']:.2f}); active threads {c['active_threads']:5.2f}, ncu "
                           f"{c['ncu_active_threads']:5.2f}{fit}")
+            choosing = record["schedule_cost"][game]
             for policy in args.policies:
                 t = time.time()
                 r, schedule = replay(lanes, policy)
-                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST,
-                               schedule_cost(costs)))
+                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST, choosing))
                 if args.per_warp:   # what a choice of policy per warp could take: each warp's instructions
                     r["issued_per_warp"] = []
                     for w in range(lanes.num_envs // WARP):
                         one = warp_lanes(lanes, w)
                         _, alone = replay(one, policy)
-                        x = issue(one, alone, policy, costs["cule_step_logged"], parts, CHIP_COST, schedule_cost(costs))
+                        x = issue(one, alone, policy, costs["cule_step_logged"], parts, CHIP_COST, choosing)
                         r["issued_per_warp"].append(x["issued_per_warp_frame"] * alone.warp_frames)
                 r.update(facts, seconds=round(time.time() - t, 1))
                 if policy == "per-lane":   # today's one-kernel step, as ncu measured it (its machine code)
