@@ -38,6 +38,8 @@ inline int __float2int_rn(float v) {
     return (int)r;
 }
 
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+
 // A double's bits as an integer and back, as the GPU's reinterpreting intrinsics do.
 inline long long __double_as_longlong(double v) {
     long long bits;

@@ -1,8 +1,8 @@
 // The lanes of a warp as fibers of one host thread, for the kernels whose lanes meet (warp_lanes,
-// warp_min: console.h's warp schedule). Each lane runs until it reaches a meeting point
-// or ends; when no lane can run, the lanes waiting at one point meet there as a GPU warp's lanes
-// do at a reconvergence point: warp_lanes() gives the set of lanes waiting at its point (the
-// lowest waiting lane's), warp_min waits for every lane of the set it is given.
+// warp_min, warp_sum, warp_ballot, warp_match: console.h's warp schedule). Each lane runs until it
+// reaches a meeting point or ends; when no lane can run, the lanes waiting at one point meet there
+// as a GPU warp's lanes do at a reconvergence point: warp_lanes() gives the set of lanes waiting at
+// its point (the lowest waiting lane's), the others wait for every lane of the set they are given.
 // Which lanes a GPU groups may differ; the kernels give the same results whatever the grouping.
 // module_cuda_host.cpp runs a launch this way when asked (warps=True); other launches run thread
 // by thread. Host only, included before bindings/cuda_host.h (it needs standard headers).
@@ -68,7 +68,7 @@ struct Context {
 };
 #endif
 
-enum Meet : unsigned { LANES, MIN };
+enum Meet : unsigned { LANES, MIN, SUM, BALLOT, MATCH };
 
 class Warp {
   public:
@@ -170,13 +170,21 @@ class Warp {
         if (f.kind != LANES && group != f.mask)
             throw std::logic_error("warp lanes " + std::to_string(group) + " met where lanes " +
                                    std::to_string(f.mask) + " were to");
-        unsigned lowest = ~0u;
-        for (unsigned i = 0; i < lanes_.size(); ++i)
-            if (group >> i & 1) lowest = lanes_[i].value < lowest ? lanes_[i].value : lowest;
+        unsigned lowest = ~0u, sum = 0, ballot = 0;
+        for (unsigned i = 0; i < lanes_.size(); ++i) {
+            if (!(group >> i & 1)) continue;
+            lowest = lanes_[i].value < lowest ? lanes_[i].value : lowest;
+            sum += lanes_[i].value;
+            ballot |= (lanes_[i].value != 0) << i;
+        }
         for (unsigned i = 0; i < lanes_.size(); ++i) {
             if (!(group >> i & 1)) continue;
             Lane& l = lanes_[i];
-            l.result = l.kind == LANES ? group : lowest;
+            unsigned same = 0;
+            if (l.kind == MATCH)
+                for (unsigned j = 0; j < lanes_.size(); ++j) same |= (group >> j & 1 && lanes_[j].value == l.value) << j;
+            const unsigned results[] = {group, lowest, sum, ballot, same};
+            l.result = results[l.kind];
             l.waiting = false;
         }
         return true;
@@ -210,5 +218,17 @@ inline unsigned warp_lanes() {
 inline unsigned warp_min(unsigned lanes, unsigned v) {
     static const char site = 0;
     return host_warps::meet(&site, host_warps::MIN, lanes, v);
+}
+inline unsigned warp_sum(unsigned lanes, unsigned v) {
+    static const char site = 0;
+    return host_warps::meet(&site, host_warps::SUM, lanes, v);
+}
+inline unsigned warp_ballot(unsigned lanes, bool p) {
+    static const char site = 0;
+    return host_warps::meet(&site, host_warps::BALLOT, lanes, p);
+}
+inline unsigned warp_match(unsigned lanes, unsigned v) {
+    static const char site = 0;
+    return host_warps::meet(&site, host_warps::MATCH, lanes, v);
 }
 }  // namespace cule

@@ -52,6 +52,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
+    m.attr("PLAN_WORDS") = (int)PLAN_WORDS;
     m.attr("STEP_BLOCK_LANES") = (int)STEP_BLOCK_LANES;   // the state kernels' blocks (console.h, LaneTiles)
     m.attr("TIA_SLOT_BYTES") = (int)(TIA_LANE_WORDS * 4);   // a lane's TIA slot in the in-passes kernel
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes

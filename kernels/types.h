@@ -91,12 +91,24 @@ CULE_HD void copy_words(u8* dst, const u8* src, i32 n) {
 }
 
 // The lanes of a warp that meet (console.h's warp schedule): the set of lanes here together, and
-// the least value of a set of lanes that all come here. The host runs them as fibers
-// (bindings/host_warps.h).
+// of a set of lanes that all come here the least value, the sum, the lanes whose value is true,
+// the lanes whose value is this lane's. The host runs them as fibers (bindings/host_warps.h).
 #if defined(__CUDA_ARCH__) && !defined(CULE_HOST_WARPS)
 __device__ __forceinline__ u32 warp_lanes() { return __activemask(); }
 __device__ __forceinline__ u32 warp_min(u32 lanes, u32 v) { return __reduce_min_sync(lanes, v); }
+__device__ __forceinline__ u32 warp_sum(u32 lanes, u32 v) { return __reduce_add_sync(lanes, v); }
+__device__ __forceinline__ u32 warp_ballot(u32 lanes, bool p) { return __ballot_sync(lanes, p); }
+__device__ __forceinline__ u32 warp_match(u32 lanes, u32 v) { return __match_any_sync(lanes, v); }
 #endif
+
+// The bits set in x.
+CULE_HD u32 popcount(u32 x) {
+#ifdef __CUDA_ARCH__
+    return (u32)__popc(x);
+#else
+    return (u32)__builtin_popcount(x);
+#endif
+}
 
 static_assert(sizeof(u8) == 1 && sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8,
               "fixed-width types");

@@ -383,6 +383,20 @@ def test_warp_schedule_with_lanes_far_apart(device):
     assert run.ends > 0
 
 
+@pytest.mark.parametrize("game, slots", [("pong", False), ("riverraid", True)])
+def test_warp_schedule_plans_passes_or_slots(device, game, slots):
+    """Each warp samples both ways of running its frames, two frames each every PLAN_PERIOD, and
+    runs the others the cheaper way (console.h, WarpPlan): Pong's lanes keep together in passes,
+    River Raid's spread, and slots cost it less a lane-instruction. Past a period, so that frames
+    run in the way chosen, the same steps as the CPU backend's."""
+    run = warp_schedule_run(game, device, 32, **V5)
+    run.run(18, state_every=6)   # 72 frames
+    plan = run.gpu._backend._warp_plans.cpu().view(-1, cuda.PLAN_WORDS)[0].tolist()
+    frames, passes_cost, passes_instructions, slots_cost, slots_instructions, _ = plan
+    assert frames == 72 and min(plan[1:5]) > 0, plan
+    assert (slots_cost / slots_instructions < passes_cost / passes_instructions) == slots, plan
+
+
 # ---- on a GPU only: sizes, streams, devices, waiting -----------------------------------------
 
 @pytest.mark.cuda

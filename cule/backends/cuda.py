@@ -34,6 +34,7 @@ RENDER_BLOCK = 64      # threads per block of the render kernel (one per environ
 TIA_LOG_FRAMES = _core.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 WARP_LANES = _core.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
 WARP_RAM_BYTES = _core.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
+PLAN_WORDS = _core.PLAN_WORDS             # a warp's plan: passes or slots (console.h, WarpPlan)
 # The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
 # scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
 _SCALARS = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "u8": np.uint8}
@@ -228,6 +229,7 @@ class CudaBackend:
         self.warp_schedule = False
         warps = -(-n // WARP_LANES)
         self._warp_ram = torch.zeros(warps * WARP_RAM_BYTES, dtype=torch.uint8, device=self.device)
+        self._warp_plans = torch.zeros(warps * PLAN_WORDS, dtype=torch.int32, device=self.device)
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
         self._observations = observations
         # The stacks: the last stack_num observations, oldest first, never handed out (only
@@ -303,7 +305,7 @@ class CudaBackend:
                       num_envs=n)
         if self.warp_schedule:
             self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, warp_ram=self._warp_ram,
-                         warps=True)
+                         warp_plans=self._warp_plans, warps=True)
         else:
             self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs)
         if self._held is not None:   # the frames before the step, where it ended an episode, before they go

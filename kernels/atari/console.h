@@ -148,11 +148,29 @@ struct TiaSlot {
 enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
 static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 
+// How a warp of the warp schedule runs its frames, kept from frame to frame (a record a warp,
+// cule/backends/cuda.py's warp_plans): in passes, or in slots where passes cost it more
+// (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two in each way, and until the next
+// period runs in the way whose cost a lane-instruction was the lower. Zeros: passes, until sampled.
+struct WarpPlan {
+    u32 frames;                                // frames run
+    u32 passes_cost, passes_instructions;      // the sampled frames' cost units and lanes' instructions
+    u32 slots_cost, slots_instructions;
+    u32 pad;
+
+    CULE_HD bool slots_cheaper() const {
+        return (u64)slots_cost * passes_instructions < (u64)passes_cost * slots_instructions;
+    }
+};
+enum : u32 { PLAN_PERIOD = 64, PLAN_WORDS = sizeof(WarpPlan) / 4 };
+static_assert(sizeof(WarpPlan) % 8 == 0, "plans lie 8-byte aligned");
+
 // Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
-// RAM tile, and its slot of the block's TIA slots.
+// RAM tile, its slot of the block's TIA slots, and its warp's plan.
 struct LaneTiles {
     u8* ram;
     TiaSlot* slot;
+    WarpPlan* plan;
 };
 
 // The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
@@ -353,29 +371,80 @@ struct CallSites {
 // in the loop until all are done: a lane done gives no key (~0, above any other), and the loop
 // ends when no lane gives one. Four reductions a pass: the polling flag and the key's high 16
 // bits, its middle 32 bits, its low 16 bits, the chosen lanes' opcode.
+//
+// Where lanes stay far apart (River Raid, Adventure, Alien 3,000 steps after a reset, by the model)
+// passes cost more than the lanes' own instructions would, so a warp whose plan (WarpPlan) says slots runs
+// every candidate lane its own instruction (a slot) instead of a pass where that runs more lanes an
+// opcode's case (candidates x 2 > lanes of the pass x (1 + the candidates' opcodes)), and then
+// STICK - 1 slots of every lane without choosing (simt_model.py's fstack+wait+join+slot1+stick4).
+// Cost units: an iteration 2, a choice 3, an opcode's case 1 (fitted by hand to simt_model.py's
+// issued instructions of both ways, warp by warp, Pong and River Raid 3,000 steps old: about 123,
+// 150 and 57 machine instructions).
 template <class Bus>
-CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus) {
-    enum : u32 { NONE = ~0u, JSR = 0x20, RTS = 0x60, RTI = 0x40 };
-    const u32 lanes = warp_lanes();
+CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
+    enum : u32 { NONE = ~0u, OTHER = 0x100, JSR = 0x20, RTS = 0x60, RTI = 0x40, STICK = 4 };
+    enum : u32 { ITERATION = 2, CHOICE = 3, OPCODE = 1 };
+    const u32 lanes = warp_lanes(), me = 1u << (threadIdx.x % 32);
+    const u32 sample = plan->frames % PLAN_PERIOD;   // 0, 1: passes sampled; 2, 3: slots
+    // one choice for the warp, should a lane have read the plan before another lane's write
+    const bool slots = warp_min(lanes, (u32)(sample < 4 ? sample >= 2 : plan->slots_cheaper())) != 0;
+    // Each lane's opcode's lanes' lowest (`same`: the lanes with the same value): the opcodes run.
+    auto opcodes = [&](bool runs, u32 opcode) {
+        const u32 same = warp_match(lanes, runs ? opcode : OTHER);
+        return popcount(warp_ballot(lanes, runs && (same & (~same + 1)) == me));
+    };
     CallSites calls;
-    for (u32 n = 0;;) {
+    u32 held = 0, cost = 0, n = 0;
+    for (;;) {
         const bool runs = n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;
         const u32 code = bus.code_key(cpu.pc);
-        const u64 key = calls.key(code);
-        const u32 head = runs ? (polls_timer(bus.window, cpu.pc) ? 1u << 16 : 0) | (u32)(key >> 48) : NONE;
-        const u32 first = warp_min(lanes, head);
-        if (first == NONE) break;
-        const u32 middle = warp_min(lanes, head == first ? (u32)(key >> 16) : NONE);
-        const u32 tail = head == first && (u32)(key >> 16) == middle ? (u32)key & 0xFFFF : NONE;
-        const bool chosen = tail == warp_min(lanes, tail);
         const u32 opcode = runs ? bus.code_byte(cpu.pc) : NONE;
-        const u32 shared = warp_min(lanes, chosen ? opcode : NONE);
-        if (chosen || (opcode == shared && shared != NONE)) {
+        bool run;
+        if (held) {   // a slot of every lane
+            if (!warp_ballot(lanes, runs)) break;
+            cost += ITERATION + OPCODE * opcodes(runs, opcode);
+            run = runs;
+            --held;
+        } else {
+            const u64 key = calls.key(code);
+            const u32 head = runs ? (polls_timer(bus.window, cpu.pc) ? 1u << 16 : 0) | (u32)(key >> 48) : NONE;
+            const u32 first = warp_min(lanes, head);
+            if (first == NONE) break;
+            const u32 middle = warp_min(lanes, head == first ? (u32)(key >> 16) : NONE);
+            const u32 tail = head == first && (u32)(key >> 16) == middle ? (u32)key & 0xFFFF : NONE;
+            const bool chosen = tail == warp_min(lanes, tail);
+            const u32 shared = warp_min(lanes, chosen ? opcode : NONE);
+            run = chosen || (opcode == shared && shared != NONE);
+            cost += ITERATION + CHOICE + OPCODE;
+            if (slots) {
+                const bool candidate = runs && (head ^ first) >> 16 == 0;   // polling as the first is
+                const u32 distinct = opcodes(candidate, opcode);
+                if (popcount(warp_ballot(lanes, candidate)) * 2 > popcount(warp_ballot(lanes, run)) * (1 + distinct)) {
+                    cost += OPCODE * (distinct - 1);
+                    run = candidate;
+                    held = STICK - 1;
+                }
+            }
+        }
+        if (run) {
             if (opcode == JSR) calls.enter(code);
             n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
             if (opcode == RTS || opcode == RTI) calls.leave();
         }
     }
+    const WarpPlan before = *plan;   // every lane reads it before any writes it: they meet first
+    const u32 ran = warp_sum(lanes, n);   // the lanes' instructions, timer waits' included
+    WarpPlan after = before;
+    ++after.frames;
+    const u32 kept = sample % 2;   // the first frame of a pair begins the sample
+    if (sample < 4 && slots) {
+        after.slots_cost = kept * before.slots_cost + cost;
+        after.slots_instructions = kept * before.slots_instructions + ran;
+    } else if (sample < 4) {
+        after.passes_cost = kept * before.passes_cost + cost;
+        after.passes_instructions = kept * before.passes_instructions + ran;
+    }
+    *plan = after;   // the same record from every lane
 }
 #endif
 
@@ -413,7 +482,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     // which could otherwise alias them and force a reload after every access.
     Cpu6502 cpu = c.cpu;
 #ifdef __CUDA_ARCH__
-    if (IN_PASSES) run_frame_in_passes(cpu, bus);
+    if (IN_PASSES) run_frame_in_passes(cpu, bus, tiles.plan);
     else
 #endif
     for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);

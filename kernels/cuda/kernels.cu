@@ -41,7 +41,7 @@ __shared__ u32 tia_slots[STEP_BLOCK_LANES * TIA_LANE_WORDS];
 // lane's TIA in its slot of `tia_slots` for the frames.
 template <bool LOGGED, bool IN_PASSES = false>
 __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
-                         i32 num_envs, u8* warp_ram = nullptr) {
+                         i32 num_envs, u8* warp_ram = nullptr, u32* warp_plans = nullptr) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs) return;
     if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
@@ -55,7 +55,8 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     StepResult s;
     if (LOGGED && IN_PASSES) {
         const LaneTiles tiles = {warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES,
-                                 reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS)};
+                                 reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS),
+                                 reinterpret_cast<WarpPlan*>(warp_plans) + i / WARP_LANES};
         s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], tiles);
     } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, inputs[i], jobs[i]);
     else s = env_step(env, reset_pool, rom, cfg, inputs[i]);
@@ -76,12 +77,12 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
 }
 
 // The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
-// each warp of the launch, num_envs rounded up to whole warps): the same results as
-// cule_step_logged's.
+// each warp of the launch, num_envs rounded up to whole warps; `warp_plans`: a WarpPlan, PLAN_WORDS
+// words, each, zeros at first): the same results as cule_step_logged's.
 extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
-                                               u8* truncated, i32 num_envs, u8* warp_ram) {
+                                               u8* truncated, i32 num_envs, u8* warp_ram, u32* warp_plans) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         config, skip, inputs, jobs, rewards, terminated, truncated, num_envs, warp_ram);
+                         config, skip, inputs, jobs, rewards, terminated, truncated, num_envs, warp_ram, warp_plans);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
