@@ -133,7 +133,7 @@ class Counter:
 
     def buffers(self, args: dict) -> list:
         """(name, address, bytes, element bytes) of each tensor argument: an env's element where the
-        tensor has one per env, a warp's for the RAM tiles, else the whole tensor; and a lane's for
+        tensor has one per env, a warp's for the RAM tiles and plans, else the whole tensor; and a lane's for
         the in-passes kernel's TIA slots (a block's shared memory: this host thread's)."""
         import torch
 
@@ -144,8 +144,8 @@ class Counter:
             if not isinstance(t, torch.Tensor) or t.numel() == 0:
                 continue
             size = t.numel() * t.element_size()
-            if name == "warp_ram":
-                element = size // (n // WARP)
+            if name in ("warp_ram", "warp_plans"):
+                element = size // -(-n // WARP)
             elif t.dim() and t.shape[0] == n and name not in ("pool", "pool_screens"):
                 element = size // n
             else:
@@ -162,7 +162,7 @@ def kind_of(buffer: str, element: int) -> str:
         return "tile"
     if buffer == "tia_slots":
         return "shared memory"
-    if buffer in ("rom", "config", "skip", "axes"):
+    if buffer in ("rom", "config", "skip", "axes", "warp_plans"):   # a warp's plan: every lane's the same
         return "shared"
     return "own" if element >= SECTOR else "side by side"
 

@@ -98,6 +98,7 @@ class Interpreter:
     cpu_step: range
     cpu_run: range                  # cpu_step and a timer wait, the loop's body
     loop_lines: frozenset           # console_frame's instruction loop, or run_frame_in_passes (console.h)
+    plan_lines: dict                # ... of which its plan's (WarpPlan): line -> frame, held or slots
     polls: range                    # polls_timer (console.h), the warp schedule's test of a lane's PC
     mode_switch: int                # `switch (mode) {`
     op_switch: int
@@ -134,6 +135,21 @@ class Interpreter:
         polls_end = next(i + 1 for i in range(polls, len(console)) if console[i].startswith("}"))
         passes_end = next(i + 1 for i in range(passes, len(console)) if console[i].startswith("}"))
         loop = frozenset([plain_loop, *range(passes, passes_end)])
+
+        def block(opening: str) -> range:   # the lines of run_frame_in_passes's block that `opening` opens
+            first = next(i for i in range(passes, passes_end) if opening in console[i])
+            depth = 0
+            for i in range(first, passes_end):
+                depth += console[i].count("{") - console[i].count("}")
+                if depth <= 0:
+                    return range(first + 1, i + 2)
+            raise ValueError(f"no end to {opening!r} in run_frame_in_passes")
+        body = next(i for i in range(passes, passes_end) if "for (;;)" in console[i])
+        body_end = block("for (;;)")[-1]
+        held = block("if (held) {")
+        held = range(held[0], next(n for n in held if "} else {" in console[n - 1]))
+        plan = {**{n: "frame" for n in [*range(passes + 1, body + 1), *range(body_end + 1, passes_end)]},
+                **{n: "held" for n in held}, **{n: "slots" for n in block("if (slots) {")}}
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
         access = frozenset(i + 1 for i, t in enumerate(console)
@@ -153,7 +169,7 @@ class Interpreter:
             if lines[n].strip() == "}":
                 break
             slow[(CPU_SOURCE.name, n + 1)] = "wait"
-        return cls(range(start, end), range(step, step_end), range(run, run_end), loop, range(polls, polls_end),
+        return cls(range(start, end), range(step, step_end), range(run, run_end), loop, plan, range(polls, polls_end),
                    mode_switch, op_switch, read, write, cases(mode_switch, read), cases(op_switch, write), access, slow)
 
     def region(self, chain: list[tuple[str, int]]) -> str | None:
@@ -185,6 +201,10 @@ class Interpreter:
             return "fetch"
         if any(file == CONSOLE_SOURCE.name and line in self.polls for file, line in chain):
             return "polls"
+        plan = next((self.plan_lines[line] for file, line in reversed(chain)   # a lambda's: where it is called
+                     if file == CONSOLE_SOURCE.name and line in self.plan_lines), None)
+        if plan:
+            return "plan:" + plan
         if any((file == CONSOLE_SOURCE.name and line in self.loop_lines) or (file == cpu and line in self.cpu_run)
                for file, line in chain):
             return "loop"

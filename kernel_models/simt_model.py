@@ -23,6 +23,9 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
               where that runs more lanes an instruction issued (slot_instead); +slotNa weighs it
               against the frame's passes so far, not this one; +stickM then M - 1 slots of every
               lane without choosing
+  plan        as built (console.h, WarpPlan): each warp the way of fstack+wait+join and
+              fstack+wait+join+slot1+stick4 its cost units make cheaper (plan_units), but for the
+              frames that sample both
 
 Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
 kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
@@ -46,8 +49,7 @@ trace takes them); what a TIA access does inside the chip, the TIA log and the f
 are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (calibrate_logged).
-With --per-warp each warp is also replayed alone (warp_lanes), for what a choice of policy made
-warp by warp could take.
+With --per-warp each warp's issued instructions are kept too.
 
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
@@ -291,7 +293,8 @@ def replay(lanes: Lanes, policy: str) -> dict:
     # iteration's request for the opcode fetch, which every lane of a slot shares.
     pass_of = np.full(len(lanes.key), -1, np.int64)
     slot_of = np.full(len(lanes.key), -1, np.int64)
-    iteration = scheduled = waiting = 0   # warp-iterations that chose lanes, and the lanes then active
+    iteration = 0
+    scheduled, waiting = np.zeros(warps, np.int64), np.zeros(warps, np.int64)   # iterations that chose, lanes then active
     stick = int(policy.split("stick")[1]) if "stick" in policy else 0
     # for +slot: each warp's frame, slots left to run on (+stickM), lanes and passes in the frame
     seen_frame, held_for = np.full(warps, -1, np.int64), np.zeros(warps, np.int64)
@@ -345,8 +348,8 @@ def replay(lanes: Lanes, policy: str) -> dict:
                 pass_lanes += np.where(ran_pass, chosen.sum(axis=1), 0)
                 pass_count += ran_pass
                 choosing = ~held
-            scheduled += int((chosen.any(axis=1) & choosing).sum())
-            waiting += int(active[choosing].sum())
+            scheduled += chosen.any(axis=1) & choosing
+            waiting += np.where(choosing, active.sum(axis=1), 0)
         slot = iteration * warps + warp_ids
         run = g[chosen]
         slot_of[run] = np.broadcast_to(slot, g.shape)[chosen]
@@ -377,16 +380,50 @@ def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: i
     return (passes > 0) & (a * (n + 1) * passes > lanes * (n + distinct))
 
 
+# The warp schedule as built (console.h, run_frame_in_passes and WarpPlan): each warp in passes or
+# in slots, whichever its cost units (plan_units) make cheaper, but for the 4 frames of every
+# PLAN_PERIOD that sample both ways, 2 each.
+PLAN = "plan"
+PLAN_WAYS = ("fstack+wait+join", "fstack+wait+join+slot1+stick4")
+PLAN_PERIOD = 64
+PLAN_UNITS = dict(iteration=2, choice=3, opcode=1)
+
+
+def plan_units(schedule: "Schedule") -> np.ndarray:
+    """Each warp's cost units as run_frame_in_passes counts them: an iteration 2, a choice of lanes
+    3, each opcode the iteration's lanes run 1 (a pass runs one)."""
+    warps = schedule.num_envs // WARP
+    iterations = np.bincount(np.unique(schedule.slot_of) % warps, minlength=warps)
+    groups = np.bincount(np.unique(schedule.pass_of) // 256 % warps, minlength=warps)
+    return (PLAN_UNITS["iteration"] * iterations + PLAN_UNITS["choice"] * schedule.scheduled
+            + PLAN_UNITS["opcode"] * groups)
+
+
+def planned(ways: list[tuple[Schedule, dict]]) -> dict:
+    """The plan's issued instructions from a replay of each way (PLAN_WAYS: the schedule and its
+    issue()): each warp the way of fewer units, the sampled frames both. Both ways are measured on
+    the same step here; the kernel compares the frames it sampled, up to 60 frames before."""
+    (passes, passes_issued), (slots, slots_issued) = ways
+    take_slots = plan_units(slots) < plan_units(passes)
+    by_way = passes_issued["issued_by_warp"], slots_issued["issued_by_warp"]
+    sample = 4 / PLAN_PERIOD
+    by_warp = (1 - sample) * np.where(take_slots, by_way[1], by_way[0]) + sample * (by_way[0] + by_way[1]) / 2
+    return dict(policy=PLAN, warps=len(by_warp), slot_warps=int(take_slots.sum()),
+                issued_per_warp_frame=float(by_warp.sum()) / max(passes.warp_frames, 1),
+                issued_per_warp=by_warp.tolist(), ways={w: x["issued_per_warp_frame"] for w, x in
+                                                        zip(PLAN_WAYS, (passes_issued, slots_issued))})
+
+
 @dataclass
 class Schedule:
     """How a replay ran the instructions: each one's pass and slot (the fetch's request), and for
-    the policies that choose lanes, the warp-iterations that chose and the lanes active in them."""
+    the policies that choose lanes, each warp's iterations that chose and the lanes active in them."""
     pass_of: np.ndarray
     slot_of: np.ndarray
     num_envs: int
     warp_frames: float
-    scheduled: int
-    waiting: int
+    scheduled: np.ndarray
+    waiting: np.ndarray
 
 
 # The common path of the warp schedule's test for a polling lane (polls_timer: the PC in the
@@ -454,9 +491,11 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     it: slow_paths), `chip_cost` per TIA or RIOT access, grouped by kind and
     pass, and for the policies that choose lanes `choosing_cost` a pass with the frame's lanes.
     Gives the issued instructions per warp-frame and the active threads per issued instruction
-    (what ncu calls Avg. Active Threads Per Warp), and the global memory requests the machine
-    state takes besides the bus's accesses."""
+    (what ncu calls Avg. Active Threads Per Warp), each warp's issued instructions, and the global
+    memory requests the machine state takes besides the bus's accesses."""
     ran = len(schedule.pass_of)
+    warp_of = np.repeat(np.arange(schedule.num_envs), lanes.count[:schedule.num_envs])[:ran] // WARP
+    per_warp = np.zeros(schedule.num_envs // WARP)
     op = lanes.opcode[:ran]
     cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
     # the machine state's own global loads and stores: all but the Bus's ROM and RAM accesses
@@ -475,12 +514,15 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     mode_id = np.array([labels[p[0]] for p in parts], np.int64)[op]
     op_id = np.array([labels[p[1]] for p in parts], np.int64)[op]
 
-    def grouped(key_cols: list[np.ndarray], weight: np.ndarray) -> tuple[float, float, np.ndarray]:
-        """Sum over the distinct groups of a weight (once a group) and of weight x lanes."""
+    def grouped(key_cols: list[np.ndarray], weight: np.ndarray, warp: np.ndarray | None = None) -> tuple:
+        """Sum over the distinct groups of a weight (once a group) and of weight x lanes; with
+        `warp`, each instruction's warp, the weights are issued (per_warp)."""
         key = key_cols[0].astype(np.int64)
         for column in key_cols[1:]:   # each further column below 2^12
             key = key << 12 | column.astype(np.int64)
         _, first, size = np.unique(key, return_index=True, return_counts=True)
+        if warp is not None:
+            per_warp[:] += np.bincount(warp[first], weight[first], minlength=len(per_warp))
         return float(weight[first].sum()), float((weight[first] * size).sum()), size
 
     # Local memory (the GPU's Bus, spills) puts word k of a warp's 32 lanes side by side: a
@@ -499,13 +541,13 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     slot, group = schedule.slot_of, schedule.pass_of
     issued = lanes_run = local = 0.0
     # once a slot: the loop, fetch and rest of execute (a pass, for the choosing policies)
-    i, l, slot_sizes = grouped([slot], np.full(ran, shared, np.float64))
+    i, l, slot_sizes = grouped([slot], np.full(ran, shared, np.float64), warp_of)
     issued, lanes_run = issued + i, lanes_run + l
     local += local_sectors([slot], np.full(ran, shared_words, np.float64))
     for key, weight, w in [((slot, mode_id), table[op, 0], table[op, 5]), ((slot, op_id), table[op, 1], table[op, 6]),
                            ((slot, table[op, 2] > 0), table[op, 2], table[op, 7]),
                            ((slot, table[op, 3] > 0), table[op, 3], table[op, 8])]:
-        i, l, _ = grouped(list(key), weight)
+        i, l, _ = grouped(list(key), weight, warp_of)
         issued, lanes_run = issued + i, lanes_run + l
         local += local_sectors(list(key), w)
     # TIA and RIOT accesses, out of line: a call per kind of access and group
@@ -518,11 +560,20 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         chip[is_chip] |= 1 << (2 * ((addr[is_chip] & 0x80) != 0) + lanes.access_write[a[is_chip]])
     if chip_cost and chip.any():
         calls = chip > 0
-        i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost))
+        i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost), warp_of[calls])
         issued, lanes_run = issued + i, lanes_run + l
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
-        issued += choosing_cost * schedule.scheduled
-        lanes_run += choosing_cost * schedule.waiting
+        issued += choosing_cost * schedule.scheduled.sum()
+        lanes_run += choosing_cost * schedule.waiting.sum()
+        per_warp += choosing_cost * schedule.scheduled
+        # the plan's own (console.h, WarpPlan; sass.py's plan:<part>): a frame's, and in slots a
+        # choice's and an iteration's without one (their active lanes not counted)
+        iterations = np.bincount(np.unique(slot) % len(per_warp), minlength=len(per_warp))
+        frames_by_warp = lanes.frames[:schedule.num_envs].reshape(-1, WARP).sum(axis=1) / WARP
+        plan = (cost("plan:frame") * frames_by_warp + cost("plan:held") * (iterations - schedule.scheduled)
+                + (cost("plan:slots") * schedule.scheduled if "slot" in policy else 0))
+        issued += float(plan.sum())
+        per_warp += plan
     # The Bus's slow paths, once a pass for the lanes that take them.
     slow_requests = []
     taken, path = slow_paths(lanes, ran)
@@ -531,7 +582,7 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         runs = taken[path == p]
         if c is None or not len(runs):
             continue
-        i, l, sizes = grouped([group[runs]], np.full(len(runs), float(c.instructions)))
+        i, l, sizes = grouped([group[runs]], np.full(len(runs), float(c.instructions)), warp_of[runs])
         issued, lanes_run = issued + i, lanes_run + l
         local += local_sectors([group[runs]], np.full(len(runs), float(c.local_words)), lane_group[runs])
         slow_requests.append((float(c.global_memory - c.access_memory), sizes))
@@ -547,7 +598,7 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         state["soa"] += float((per_group * np.ones_like(sizes)).sum())
     frames = max(schedule.warp_frames, 1)
     state["tiles"] += TILE_COPY_SECTORS * frames
-    return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
+    return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1), issued_by_warp=per_warp,
                 **{f"state_sectors_per_warp_frame_{k}": v / frames for k, v in state.items()},
                 local_sectors_per_warp_frame=local / frames,
                 chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]],
@@ -746,14 +797,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="envs played (a multiple of 32)")
     parser.add_argument("--traced", type=int, default=None, help="envs traced, the first ones (default: all)")
     parser.add_argument("--ages", type=int, nargs="+", default=AGES, help="steps since the reset")
-    parser.add_argument("--policies", nargs="+", default=POLICIES, choices=POLICIES + TRIED)
+    parser.add_argument("--policies", nargs="+", default=POLICIES + [PLAN], choices=POLICIES + TRIED + [PLAN])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--states", type=Path, default=None, help="a directory to keep the envs' states at each age in")
     parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")
     parser.add_argument("--resume", action="store_true",
                         help="--out is written after each game, and the games it holds already are not run again")
-    parser.add_argument("--per-warp", action="store_true",
-                        help="each warp's issued instructions under each policy too (warp by warp: twice the time)")
+    parser.add_argument("--per-warp", action="store_true", help="each warp's issued instructions under each policy too")
     parser.add_argument("--compact", action="store_true",
                         help="without each game's interpreter costs (keeps a file of every game small)")
     args = parser.parse_args(argv)
@@ -816,17 +866,34 @@ def main(argv: list[str] | None = None) -> None:
                           f"(model/ncu {c['model_over_ncu']:.2f}); active threads {c['active_threads']:5.2f}, ncu "
                           f"{c['ncu_active_threads']:5.2f}{fit}")
             choosing = record["schedule_cost"][game]
+            # the interpreter's parts as the plain state kernel compiles them, the plan's as the warp schedule's
+            in_passes = {**costs["cule_step_logged"],
+                         **{part: c for part, c in costs["cule_step_in_passes"].items() if part.startswith("plan:")}}
+            replays = {}
+
+            def replayed(policy: str) -> tuple[dict, Schedule, dict]:
+                if policy not in replays:
+                    r, schedule = replay(lanes, policy)
+                    x = issue(lanes, schedule, policy, costs["cule_step_logged"] if policy == "per-lane" else in_passes,
+                              parts, CHIP_COST, 0.0 if policy == "per-lane" else choosing)
+                    r.update(x)
+                    r["issued_per_warp"] = r.pop("issued_by_warp").tolist()
+                    replays[policy] = r, schedule, x
+                return replays[policy]
+
             for policy in args.policies:
                 t = time.time()
-                r, schedule = replay(lanes, policy)
-                r.update(issue(lanes, schedule, policy, costs["cule_step_logged"], parts, CHIP_COST, choosing))
-                if args.per_warp:   # what a choice of policy per warp could take: each warp's instructions
-                    r["issued_per_warp"] = []
-                    for w in range(lanes.num_envs // WARP):
-                        one = warp_lanes(lanes, w)
-                        _, alone = replay(one, policy)
-                        x = issue(one, alone, policy, costs["cule_step_logged"], parts, CHIP_COST, choosing)
-                        r["issued_per_warp"].append(x["issued_per_warp_frame"] * alone.warp_frames)
+                if policy == PLAN:
+                    r = planned([replayed(way)[1:] for way in PLAN_WAYS])
+                    r.update(facts, seconds=round(time.time() - t, 1), kernel="built")
+                    record["results"].append(r)
+                    print(f"{game:15s} age {age:5d} {policy:16s} issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
+                          f"slots in {r['slot_warps']} of {r['warps']} warps  ({r['seconds']} s)", flush=True)
+                    continue
+                r, schedule, _ = replayed(policy)
+                r = dict(r)
+                if not args.per_warp:
+                    del r["issued_per_warp"]
                 r.update(facts, seconds=round(time.time() - t, 1))
                 if policy == "per-lane":   # today's one-kernel step, as ncu measured it (its machine code)
                     measured = today_costs.get(game, costs)
@@ -834,6 +901,9 @@ def main(argv: list[str] | None = None) -> None:
                 if policy == "per-lane" and game in today_costs:   # today's kernel, its own machine code
                     today = dict(r, **issue(lanes, schedule, policy, today_costs[game]["cule_step_logged"], parts,
                                             CHIP_COST, 0.0), kernel=record["today_kernel"])
+                    by_warp = today.pop("issued_by_warp").tolist()
+                    if args.per_warp:
+                        today["issued_per_warp"] = by_warp
                     record["results"].append(today)
                 record["results"].append(dict(r, kernel="built"))
                 print(f"{game:15s} age {age:5d} {policy:16s} lanes/pass {r['lanes_per_pass']:5.1f}  "

@@ -289,18 +289,45 @@ def test_ncu_reports_give_issued_instructions_two_ways_that_agree():
 
 
 @pytest.mark.parametrize("policy", ["per-lane", "fstack+wait+join", "fstack+wait+join+slot1+stick4"])
-def test_a_warp_alone_issues_what_it_issues_among_the_others(policy):
-    """warp_lanes: each warp's instructions replayed alone issue, all warps added up, what the
-    whole replay issues (warps share no pass), for --per-warp's figures."""
+def test_issue_gives_each_warp_what_it_issues_alone(policy):
+    """issue's issued_by_warp: each warp's instructions replayed alone (warp_lanes) issue what the
+    whole replay gives that warp (warps share no pass), the plan's own instructions with them, and
+    the warps add up to the whole."""
     import sass   # kernel_models/sass.py
 
-    costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5)}
+    costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5),
+             "plan:frame": sass.Cost(instructions=7), "plan:held": sass.Cost(instructions=2),
+             "plan:slots": sass.Cost(instructions=4)}
     parts = [("", "", False, False)] * 256
     lanes = lanes_from(random_streams(np.random.default_rng(2), envs=96), polling=(30, 31))
 
     def issued(lanes_):
         _, schedule = sm.replay(lanes_, policy)
-        return sm.issue(lanes_, schedule, policy, costs, parts, 3.0, 11.0)["issued_per_warp_frame"] * schedule.warp_frames
+        x = sm.issue(lanes_, schedule, policy, costs, parts, 3.0, 11.0)
+        return x["issued_per_warp_frame"] * schedule.warp_frames, x["issued_by_warp"]
 
-    alone = [issued(sm.warp_lanes(lanes, w)) for w in range(3)]
-    assert all(a > 0 for a in alone) and sum(alone) == pytest.approx(issued(lanes))
+    whole, by_warp = issued(lanes)
+    alone = [issued(sm.warp_lanes(lanes, w))[0] for w in range(3)]
+    assert all(a > 0 for a in alone) and by_warp.tolist() == pytest.approx(alone)
+    assert sum(alone) == pytest.approx(whole)
+
+
+def test_the_plan_takes_each_warp_the_way_of_fewer_units():
+    """planned: a warp runs the way of fewer cost units (plan_units: an iteration 2, a choice 3, an
+    opcode 1, as console.h counts them), all but the 4 frames of every 64 that sample both ways.
+    Warp 0 in passes: 10 passes (60 units) against 30 slots of 2 opcodes (210); warp 1: 100
+    passes (600) against 20 slots of 2 opcodes, 5 of them chosen (95)."""
+    def schedule(iterations, groups, chosen):
+        slot = np.concatenate([np.arange(n) * 2 + w for w, n in enumerate(iterations)])
+        group = np.repeat(np.arange(groups), len(slot)) if groups > 1 else np.zeros(len(slot), np.int64)
+        slot = np.tile(slot, groups)
+        return sm.Schedule(slot * 256 + group, slot, 64, 10.0, np.array(chosen), np.array(chosen) * 32)
+
+    passes, slots = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5])
+    assert sm.plan_units(passes).tolist() == [60, 600] and sm.plan_units(slots).tolist() == [210, 95]
+    r = sm.planned([(passes, dict(issued_by_warp=np.array([100.0, 1000.0]), issued_per_warp_frame=110.0)),
+                    (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0))])
+    sample = 4 / 64
+    assert r["slot_warps"] == 1 and r["issued_per_warp"] == pytest.approx(
+        [(1 - sample) * 100 + sample * 200, (1 - sample) * 200 + sample * 600])
+    assert r["issued_per_warp_frame"] == pytest.approx(sum(r["issued_per_warp"]) / 10)
