@@ -85,7 +85,8 @@ GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"]
 AGES = [7, 100, 500, 1000, 3000]
 POLICIES = ["per-lane", "min-pc", "min-pc+wait", "stack", "stack+wait", "stack+wait+join", "fstack+wait",
             "fstack+wait+join"]
-# Tried and worse (docs/results.md has their numbers); --policies runs them.
+# Tried and worse alone (docs/results.md has their numbers; the plan's second way is one); --policies
+# runs them.
 TRIED = ["most", "most+wait", "min-pc+wait+join", "min-pc+wait+join8", "min-pc+wait+join+alone",
          "fstack+wait+join+slot1+stick4", "fstack+wait+join+slot1a+stick8"]
 
