@@ -2,6 +2,7 @@
 # One call on a GPU machine: the checks, benchmarks and training runs that need a GPU. Logs and
 # results go to $OUT (default ./gpu-out). Stages, in the order given as arguments:
 #   build smoke test test-long steps bench variants ncu loop      the emulator: exact, fast
+#   games games-ncu                                                 ... game by game
 #   cold-start pong pong-sticky torchrun train-fps train-fps-variants      training on one GPU
 #   host-memory                                                            host RAM at the GPU's scale
 # Needs torch with CUDA, CuPy, and gymnasium (with ale-py and EnvPool for the oracle and the
@@ -103,6 +104,23 @@ PY
           grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration|[Bb]ank" \
             "$OUT/ncu-$step-$age.txt"
         done
+      done ;;
+    games)   # the default step against the split step on the Atari-57 (GAMES), GAMES_ENVS envs, one JSON
+             # kept across calls (--resume): about 20 s a game, so GAMES_TIMEOUT cuts a call and the next goes on
+      log games
+      timeout ${GAMES_TIMEOUT:-420} python3 benchmarks/games_fps.py ${GAMES:+--games $GAMES} --envs ${GAMES_ENVS:-16384} \
+        --seconds 2 --out "$OUT/games_fps.json" --resume 2>&1 | tail -60 ;;
+    games-ncu)   # ncu on the in-passes step of the games where it gains least (games' JSON, or NCU_GAMES), into one file
+      games=${NCU_GAMES:-$(python3 -c "import json, sys; r = json.load(open(sys.argv[1]))['results']; \
+print(' '.join(sorted(r, key=lambda g: r[g]['in-passes'] / r[g]['split'])[:5]))" "$OUT/games_fps.json")}
+      for game in $games; do
+        log "ncu in-passes, $game, 1000 steps"
+        timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_step" -s 1000 -c 1 \
+          --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+          --section SourceCounters --section MemoryWorkloadAnalysis \
+          python3 benchmarks/profile_step.py --gpu-step in-passes --game "$game" --steps 1001 > /tmp/ncu-game.txt 2>&1
+        { echo "== $game"; cat /tmp/ncu-game.txt; } >> "$OUT/ncu-games.txt"
+        grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration" /tmp/ncu-game.txt
       done ;;
     loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler
       log loop

@@ -1,4 +1,4 @@
-"""Steps of 4,096 Pong envs on the GPU with v5 settings, for a profiler (ncu) to watch: `--steps`
+"""Steps of 4,096 envs of a game (Pong) on the GPU with v5 settings, for a profiler (ncu) to watch: `--steps`
 steps (6: envs as young as the 2026-11-23 profile's; more to age them, as the SIMT model does),
 with the GPU's step `--gpu-step` (CuleEnv's cuda_step).
 
@@ -15,8 +15,9 @@ parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 parser.add_argument("--gpu-step", choices=CUDA_STEPS, default=DEFAULT_CUDA_STEP)
 parser.add_argument("--steps", type=int, default=6)
 parser.add_argument("--envs", type=int, default=4096)
+parser.add_argument("--game", default="pong")
 args = parser.parse_args()
-env = CuleEnv("pong", num_envs=args.envs, device="cuda", frameskip=4, repeat_action_probability=0.25, noop_max=30,
+env = CuleEnv(args.game, num_envs=args.envs, device="cuda", frameskip=4, repeat_action_probability=0.25, noop_max=30,
               grayscale=True, img_height=84, img_width=84, stack_num=4, maxpool=True, full_action_space=False,
               cuda_step=args.gpu_step)
 env.reset(seed=0)

@@ -119,6 +119,17 @@ def get_game(name: str) -> Game:
     return game
 
 
+# The 57 games of the Arcade Learning Environment's usual benchmark (DQN's 49 and 8 more).
+ATARI_57 = ("alien", "amidar", "assault", "asterix", "asteroids", "atlantis", "bank_heist", "battle_zone",
+            "beam_rider", "berzerk", "bowling", "boxing", "breakout", "centipede", "chopper_command",
+            "crazy_climber", "defender", "demon_attack", "double_dunk", "enduro", "fishing_derby", "freeway",
+            "frostbite", "gopher", "gravitar", "hero", "ice_hockey", "jamesbond", "kangaroo", "krull",
+            "kung_fu_master", "montezuma_revenge", "ms_pacman", "name_this_game", "phoenix", "pitfall", "pong",
+            "private_eye", "qbert", "riverraid", "road_runner", "robotank", "seaquest", "skiing", "solaris",
+            "space_invaders", "star_gunner", "surround", "tennis", "time_pilot", "tutankham", "up_n_down",
+            "venture", "video_pinball", "wizard_of_wor", "yars_revenge", "zaxxon")
+
+
 def list_games() -> list[str]:
     """The games cule runs: ROMs ale-py ships, each checked frame for frame against ale-py (RAM,
     screen, reward, terminal, lives; docs/games.md has the runs)."""

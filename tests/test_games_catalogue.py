@@ -12,7 +12,7 @@ from cule import _core
 from cule.env import make_console
 from cule.reset import ale_reset
 from cule import CuleEnv
-from cule.games import GAMES, WITHOUT_ALE_SETTINGS, get_game, list_games
+from cule.games import ATARI_57, GAMES, WITHOUT_ALE_SETTINGS, get_game, list_games
 
 gymnasium.register_envs(ale_py)
 ale_py.ALEInterface.setLoggerMode(ale_py.LoggerMode.Error)
@@ -57,6 +57,10 @@ def test_catalogue_matches_ale_py(game_id):
 
 def test_every_game_is_listed():
     assert list_games() == sorted(GAMES)
+
+
+def test_the_atari_57_are_games_cule_runs():
+    assert len(set(ATARI_57)) == 57 and set(ATARI_57) <= set(list_games())
 
 
 @pytest.mark.parametrize("game_id", sorted(WITHOUT_ALE_SETTINGS))

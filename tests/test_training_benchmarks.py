@@ -1,8 +1,8 @@
 """The benchmarks of a GPU user's journey, run on the CPU: train_fps.py (the training loop's
 frames/s) on the GPU configurations with the CUDA backend run on the host, its JSON each
 script's frames/s and phases beside the emulation's; cold_start.py (a new process to its first
-step); host_memory.py (host RAM per env); and the training stage of the prepared GPU command
-(benchmarks/gpu_run.sh)."""
+step); host_memory.py (host RAM per env); games_fps.py (the GPU's steps game by game); and the
+training stage of the prepared GPU command (benchmarks/gpu_run.sh)."""
 import json
 import os
 import subprocess
@@ -88,3 +88,26 @@ def test_the_prepared_gpu_command_s_training_stage_runs_and_packs_its_results(tm
     assert (args["repeat_action_probability"], args["eval_repeat_action_probability"]) == (0, 0)
     assert args["target_score"] == 18
     assert summary["stopped"] == "time" and summary["train_seconds"] >= 2 and len(summary["eval_scores"]) == 2
+
+
+def test_games_fps_times_both_steps_game_by_game_and_resumes(tmp_path):
+    # the CUDA kernels run on the host: the plumbing, not the GPU's speed
+    out = tmp_path / "games_fps.json"
+    command = [sys.executable, str(ROOT / "benchmarks" / "games_fps.py"), "--device", "cpu", "--envs", "32",
+               "--seconds", "0.1", "--out", str(out)]
+    run = subprocess.run(command + ["--games", "pong"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    first = json.loads(out.read_text())
+    run = subprocess.run(command + ["--games", "Pong", "ALE/Breakout-v5", "--resume"], capture_output=True, text=True,
+                         timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["device"] == "cpu" and result["num_envs"] == 32 and result["steps"] == ["in-passes", "split"]
+    assert result["results"]["pong"] == first["results"]["pong"] and set(result["results"]) == {"pong", "breakout"}
+    assert all(fps > 0 for r in result["results"].values() for fps in r.values())
+    assert "least gain of in-passes on split: " in run.stdout
+    run = subprocess.run(command + ["--games", "pong", "--resume", "--envs", "64"], capture_output=True, text=True,
+                         timeout=600, cwd=ROOT)
+    assert run.returncode != 0 and "holds 32 envs" in run.stderr
+    run = subprocess.run(command + ["--games", "pongg"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode != 0 and "unknown game 'pongg'" in run.stderr
