@@ -106,7 +106,8 @@ PY
         done
       done ;;
     games)   # the default step against the split step on the Atari-57 (GAMES), GAMES_ENVS envs, one JSON
-             # kept across calls (--resume): about 20 s a game, so GAMES_TIMEOUT cuts a call and the next goes on
+             # kept across calls (--resume): each game compiles its module first, so GAMES_TIMEOUT cuts a call
+             # and the next goes on
       log games
       timeout ${GAMES_TIMEOUT:-420} python3 benchmarks/games_fps.py ${GAMES:+--games $GAMES} --envs ${GAMES_ENVS:-16384} \
         --seconds 2 --out "$OUT/games_fps.json" --resume 2>&1 | tail -60 ;;
