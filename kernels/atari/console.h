@@ -436,11 +436,11 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     const u32 ran = warp_sum(lanes, n);   // the lanes' instructions, timer waits' included
     WarpPlan after = before;
     ++after.frames;
-    const u32 kept = sample % 2;   // the first frame of a pair begins the sample
-    if (sample < 4 && slots) {
+    const u32 sampled = before.frames % PLAN_PERIOD, kept = sampled % 2;   // a pair's first frame begins it
+    if (sampled < 4 && slots) {
         after.slots_cost = kept * before.slots_cost + cost;
         after.slots_instructions = kept * before.slots_instructions + ran;
-    } else if (sample < 4) {
+    } else if (sampled < 4) {
         after.passes_cost = kept * before.passes_cost + cost;
         after.passes_instructions = kept * before.passes_instructions + ran;
     }
