@@ -182,7 +182,8 @@ class Warp {
             Lane& l = lanes_[i];
             unsigned same = 0;
             if (l.kind == MATCH)
-                for (unsigned j = 0; j < lanes_.size(); ++j) same |= (group >> j & 1 && lanes_[j].value == l.value) << j;
+                for (unsigned j = 0; j < lanes_.size(); ++j)
+                    same |= (group >> j & 1 && lanes_[j].value == l.value) << j;
             const unsigned results[] = {group, lowest, sum, ballot, same};
             l.result = results[l.kind];
             l.waiting = false;

@@ -295,7 +295,8 @@ def replay(lanes: Lanes, policy: str) -> dict:
     pass_of = np.full(len(lanes.key), -1, np.int64)
     slot_of = np.full(len(lanes.key), -1, np.int64)
     iteration = 0
-    scheduled, waiting = np.zeros(warps, np.int64), np.zeros(warps, np.int64)   # iterations that chose, lanes then active
+    # each warp's iterations that chose lanes, and the lanes then active
+    scheduled, waiting = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
     stick = int(policy.split("stick")[1]) if "stick" in policy else 0
     # for +slot: each warp's frame, slots left to run on (+stickM), lanes and passes in the frame
     seen_frame, held_for = np.full(warps, -1, np.int64), np.zeros(warps, np.int64)
@@ -599,7 +600,8 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         state["soa"] += float((per_group * np.ones_like(sizes)).sum())
     frames = max(schedule.warp_frames, 1)
     state["tiles"] += TILE_COPY_SECTORS * frames
-    return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1), issued_by_warp=per_warp,
+    return dict(issued_per_warp_frame=issued / frames, active_threads=lanes_run / max(issued, 1),
+                issued_by_warp=per_warp,
                 **{f"state_sectors_per_warp_frame_{k}": v / frames for k, v in state.items()},
                 local_sectors_per_warp_frame=local / frames,
                 chip_calls_per_warp_frame=float(grouped([group[chip > 0], chip[chip > 0]],
