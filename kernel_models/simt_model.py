@@ -54,7 +54,8 @@ With --per-warp each warp's issued instructions are kept too.
     make simt-model                                   # the five games, 1,024 envs, ages 7 to 3,000
     python kernel_models/simt_model.py --games pong --envs 256 --ages 7 100
     python kernel_models/simt_model.py --games all --envs 256 --ages 100 3000 --policies per-lane \
-        fstack+wait+join --states <dir> --out <file> --resume --compact   # every game: hours, resumable
+        plan --states <dir> --out <file> --resume --compact   # every game: hours, resumable
+    python kernel_models/simt_model.py --table <file> ...      # the plan against per-lane, game by game
 
 writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
 pass against env age.
@@ -794,6 +795,36 @@ def machine() -> dict:
     return dict(cpu=cpu, cores=os.cpu_count(), python=platform.python_version(), numpy=np.__version__)
 
 
+def plan_table(records: list[dict]) -> str:
+    """The plan against per-lane, game by game and age by age, from runs' records (several: the
+    halves of a run over every game): a markdown table of issued instructions per warp-frame and
+    their ratio, and the games where the plan issues more."""
+    by = {}
+    for record in records:
+        for r in record["results"]:
+            if r.get("kernel") == "built" and r["policy"] in ("per-lane", PLAN):
+                by.setdefault(r["game"], {}).setdefault(r["age"], {})[r["policy"]] = r["issued_per_warp_frame"]
+    ages = sorted({age for ages_ in by.values() for age in ages_})
+    lines = ["| game | " + " | ".join(f"{age} steps: per-lane, plan" for age in ages) + " |",
+             "|---|" + "---|" * len(ages)]
+    above = []
+    for game in sorted(by):
+        cells = []
+        for age in ages:
+            x = by[game].get(age, {})
+            if "per-lane" in x and PLAN in x:
+                ratio = x[PLAN] / x["per-lane"]
+                cells.append(f"{x['per-lane'] / 1e6:.2f}M, {x[PLAN] / 1e6:.2f}M ({ratio:.2f}x)")
+                if ratio > 1:
+                    above.append(f"{game} at {age}")
+            else:
+                cells.append("")
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"{len(by)} games; the plan above per-lane: {', '.join(above) or 'none'}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", default=GAMES, help="games, or all (every game cule runs)")
@@ -809,7 +840,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-warp", action="store_true", help="each warp's issued instructions under each policy too")
     parser.add_argument("--compact", action="store_true",
                         help="without each game's interpreter costs (keeps a file of every game small)")
+    parser.add_argument("--table", type=Path, nargs="+", default=None,
+                        help="runs' JSON files: print the plan against per-lane game by game (plan_table), run nothing")
     args = parser.parse_args(argv)
+    if args.table:
+        print(plan_table([json.loads(path.read_text()) for path in args.table]))
+        return
     if args.envs <= 0 or args.envs % WARP:
         parser.error(f"--envs must be a positive multiple of {WARP}, got {args.envs}")
     traced = args.traced or args.envs

@@ -331,3 +331,19 @@ def test_the_plan_takes_each_warp_the_way_of_fewer_units():
     assert r["slot_warps"] == 1 and r["issued_per_warp"] == pytest.approx(
         [(1 - sample) * 100 + sample * 200, (1 - sample) * 200 + sample * 600])
     assert r["issued_per_warp_frame"] == pytest.approx(sum(r["issued_per_warp"]) / 10)
+
+
+def test_the_plan_table_sets_the_plan_against_per_lane_game_by_game():
+    """plan_table: runs' records merged (the halves of a run over every game), each game and age
+    its per-lane and plan figures and their ratio, and the games where the plan issues more."""
+    def row(game, age, policy, issued, kernel="built"):
+        return dict(game=game, age=age, policy=policy, issued_per_warp_frame=issued, kernel=kernel)
+
+    halves = [dict(results=[row("pong", 100, "per-lane", 6e6), row("pong", 100, "plan", 2e6),
+                            row("pong", 100, "per-lane", 9e6, kernel="33f16b6")]),
+              dict(results=[row("amidar", 100, "per-lane", 3.6e6), row("amidar", 100, "plan", 3.8e6),
+                            row("amidar", 100, "fstack+wait+join", 7.7e6)])]
+    table = sm.plan_table(halves).splitlines()
+    assert table[0] == "| game | 100 steps: per-lane, plan |"
+    assert table[2:4] == ["| amidar | 3.60M, 3.80M (1.06x) |", "| pong | 6.00M, 2.00M (0.33x) |"]
+    assert table[-1] == "2 games; the plan above per-lane: amidar at 100"
