@@ -207,29 +207,21 @@ inline unsigned meet(const void* site, Meet kind, unsigned mask, unsigned value)
     return Warp::current->meet(site, kind, mask, value);
 }
 
+// A meeting point of its own for each kind, as each of the GPU's intrinsics is one.
+template <Meet kind>
+unsigned meet_at(unsigned mask, unsigned value) {
+    static const char site = 0;
+    return meet(&site, kind, mask, value);
+}
+
 }  // namespace cule::host_warps
 
 // The meeting points, as kernels/types.h declares them for the GPU.
 #define CULE_HOST_WARPS 1
 namespace cule {
-inline unsigned warp_lanes() {
-    static const char site = 0;
-    return host_warps::meet(&site, host_warps::LANES, 0, 0);
-}
-inline unsigned warp_min(unsigned lanes, unsigned v) {
-    static const char site = 0;
-    return host_warps::meet(&site, host_warps::MIN, lanes, v);
-}
-inline unsigned warp_sum(unsigned lanes, unsigned v) {
-    static const char site = 0;
-    return host_warps::meet(&site, host_warps::SUM, lanes, v);
-}
-inline unsigned warp_ballot(unsigned lanes, bool p) {
-    static const char site = 0;
-    return host_warps::meet(&site, host_warps::BALLOT, lanes, p);
-}
-inline unsigned warp_match(unsigned lanes, unsigned v) {
-    static const char site = 0;
-    return host_warps::meet(&site, host_warps::MATCH, lanes, v);
-}
+inline unsigned warp_lanes() { return host_warps::meet_at<host_warps::LANES>(0, 0); }
+inline unsigned warp_min(unsigned lanes, unsigned v) { return host_warps::meet_at<host_warps::MIN>(lanes, v); }
+inline unsigned warp_sum(unsigned lanes, unsigned v) { return host_warps::meet_at<host_warps::SUM>(lanes, v); }
+inline unsigned warp_ballot(unsigned lanes, bool p) { return host_warps::meet_at<host_warps::BALLOT>(lanes, p); }
+inline unsigned warp_match(unsigned lanes, unsigned v) { return host_warps::meet_at<host_warps::MATCH>(lanes, v); }
 }  // namespace cule
