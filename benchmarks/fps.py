@@ -72,33 +72,38 @@ def timed(step, seconds: float, sync=lambda: None, warmup: int = 2) -> tuple[int
 GPU_STEPS = {step: "cule-gpu" if step == "split" else f"cule-gpu-{step}" for step in CUDA_STEPS}
 
 
-def cule_gpu(game: str, num_envs: int, seconds: float, load: str, step_kind: str = "split") -> dict:
+def cule_gpu(game: str, num_envs: int, seconds: float, load: str, step_kind: str = "split",
+             device: str = "cuda") -> dict:
+    """The CUDA backend's frames/s; device "cpu" runs its kernels on the host (the benchmarks'
+    plumbing: no GPU memory to report)."""
     from cule import CuleEnv
 
-    torch.cuda.empty_cache()
-    torch.cuda.reset_peak_memory_stats()
-    before = torch.cuda.memory_allocated()
-    env = CuleEnv(game, num_envs=num_envs, device="cuda", cuda_step=step_kind, **SETTINGS)
+    on_gpu = device == "cuda"
+    if on_gpu:
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+    env = CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", cuda_step=step_kind, **SETTINGS)
     obs, _ = env.reset(seed=0)
     n = env.single_action_space.n
     if load == "inference":
-        net = NatureDQN(n).cuda().eval()
+        net = NatureDQN(n).to(env.device).eval()
         state = {"obs": obs}
 
         @torch.no_grad()
         def step():
-            with torch.autocast("cuda", dtype=torch.bfloat16):
+            with torch.autocast(env.device.type, dtype=torch.bfloat16):
                 actions = net(state["obs"]).argmax(1)
             state["obs"] = env.step(actions)[0]
     else:
         def step():
-            env.step(torch.randint(0, n, (num_envs,), device="cuda"))
-    calls, elapsed = timed(step, seconds, torch.cuda.synchronize)
-    peak = torch.cuda.max_memory_allocated() - before
+            env.step(torch.randint(0, n, (num_envs,), device=env.device))
+    calls, elapsed = timed(step, seconds, torch.cuda.synchronize if on_gpu else lambda: None)
     env.close()
-    return dict(engine=GPU_STEPS[step_kind], load=load, num_envs=num_envs,
-                fps=calls * num_envs * FRAMESKIP / elapsed,
-                gpu_bytes_per_env=peak / num_envs)
+    result = dict(engine=GPU_STEPS[step_kind], load=load, num_envs=num_envs, fps=calls * num_envs * FRAMESKIP / elapsed)
+    if on_gpu:
+        result["gpu_bytes_per_env"] = (torch.cuda.max_memory_allocated() - before) / num_envs
+    return result
 
 
 def cule_cpu(game: str, num_envs: int, seconds: float) -> dict:

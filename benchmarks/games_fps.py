@@ -14,28 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fps import SETTINGS, FRAMESKIP, machine, timed   # noqa: E402
+from fps import SETTINGS, cule_gpu, machine   # noqa: E402
 
 from cule.env import CUDA_STEPS   # noqa: E402
 from cule.games import ATARI_57, get_game   # noqa: E402
-
-
-def step_fps(game: str, num_envs: int, seconds: float, step_kind: str, device: str) -> float:
-    """Raw frames/s of one step kind; device "cpu" runs the CUDA kernels on the host (plumbing)."""
-    from cule import CuleEnv
-
-    env = CuleEnv(game, num_envs=num_envs, device=device, backend="cuda", cuda_step=step_kind, **SETTINGS)
-    try:
-        env.reset(seed=0)
-        n = env.single_action_space.n
-        sync = torch.cuda.synchronize if env.device.type == "cuda" else (lambda: None)
-        calls, elapsed = timed(lambda: env.step(torch.randint(0, n, (num_envs,), device=env.device)), seconds, sync)
-        return calls * num_envs * FRAMESKIP / elapsed
-    finally:
-        env.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -66,7 +49,8 @@ def main(argv: list[str] | None = None) -> None:
             continue
         t = time.time()
         try:
-            fps = {step: step_fps(game, args.envs, args.seconds, step, args.device) for step in args.steps}
+            fps = {step: cule_gpu(game, args.envs, args.seconds, "emulation", step, args.device)["fps"]
+                   for step in args.steps}
         except Exception as e:   # memory that runs out, say: the game's error, and on to the next
             record["errors"][game] = f"{type(e).__name__}: {e}"
             print(f"{game:20s} {record['errors'][game]}", flush=True)
