@@ -44,6 +44,10 @@ s['reached_target'], '| score', s['eval_score'], '| frames', s['frames'], '| tra
     || echo "$name: no summary.json"
   pack
 }
+# ncu's sections for the kernels' profiles, and the lines of them each stage prints
+NCU_SECTIONS="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
+  --section SourceCounters --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables"
+NCU_LINES="^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration|[Bb]ank"
 for stage in "$@"; do
   case $stage in
     build)   # the machine's default compilers link libstdc++ statically, which breaks next to torch
@@ -97,12 +101,9 @@ PY
         for age in ${NCU_AGES:-6 1000}; do
           log "ncu $step, $age steps"
           timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_(step|render)" -s $((age * per_step)) \
-            -c $per_step \
-            --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-            --section SourceCounters --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+            -c $per_step $NCU_SECTIONS \
             python3 benchmarks/profile_step.py --gpu-step $step --steps $((age + 1)) > "$OUT/ncu-$step-$age.txt" 2>&1
-          grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration|[Bb]ank" \
-            "$OUT/ncu-$step-$age.txt"
+          grep -E "$NCU_LINES" "$OUT/ncu-$step-$age.txt"
         done
       done ;;
     games)   # the default step against the split step on the Atari-57 (GAMES), GAMES_ENVS envs, one JSON
@@ -116,12 +117,10 @@ PY
 print(' '.join(sorted(r, key=lambda g: r[g]['in-passes'] / r[g]['split'])[:5]))" "$OUT/games_fps.json")}
       for game in $games; do
         log "ncu in-passes, $game, 1000 steps"
-        timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_step" -s 1000 -c 1 \
-          --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-          --section SourceCounters --section MemoryWorkloadAnalysis \
+        timeout ${NCU_TIMEOUT:-300} ncu --clock-control none -k regex:"cule_step" -s 1000 -c 1 $NCU_SECTIONS \
           python3 benchmarks/profile_step.py --gpu-step in-passes --game "$game" --steps 1001 > /tmp/ncu-game.txt 2>&1
         { echo "== $game"; cat /tmp/ncu-game.txt; } >> "$OUT/ncu-games.txt"
-        grep -E "^  cule_|Active Threads Per Warp|Registers Per Thread|excessive sectors|Duration" /tmp/ncu-game.txt
+        grep -E "$NCU_LINES" /tmp/ncu-game.txt
       done ;;
     loop)    # a minute of a PyTorch loop under torch's sync debug mode, then the profiler
       log loop

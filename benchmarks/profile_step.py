@@ -1,6 +1,6 @@
-"""Steps of 4,096 envs of a game (Pong) on the GPU with v5 settings, for a profiler (ncu) to watch: `--steps`
-steps (6: envs as young as the 2026-11-23 profile's; more to age them, as the SIMT model does),
-with the GPU's step `--gpu-step` (CuleEnv's cuda_step).
+"""Steps of 4,096 envs of a game (`--game`, Pong) on the GPU with v5 settings, for a profiler (ncu)
+to watch: `--steps` steps (6: envs as young as the 2026-11-23 profile's; more to age them, as the
+SIMT model does), with the GPU's step `--gpu-step` (CuleEnv's cuda_step).
 
     ncu -k regex:"cule_(step|render)" python3 benchmarks/profile_step.py --gpu-step in-passes --steps 1000
 """
