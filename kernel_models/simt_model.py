@@ -147,17 +147,6 @@ class Lanes:
         return len(self.base)
 
 
-def warp_lanes(lanes: Lanes, w: int) -> Lanes:
-    """The instructions of warp `w`'s 32 envs alone."""
-    e0, e1 = w * WARP, (w + 1) * WARP
-    s, e = lanes.base[e0], lanes.base[e1 - 1] + lanes.count[e1 - 1]
-    a0, a1 = lanes.first_access[s], lanes.first_access[e - 1] + lanes.access_count[e - 1]
-    return Lanes(lanes.key[s:e], lanes.opcode[s:e], lanes.frame[s:e], lanes.stack_key[s:e], lanes.polling[s:e],
-                 lanes.first_access[s:e] - a0, lanes.access_count[s:e], lanes.access_addr[a0:a1],
-                 lanes.access_write[a0:a1], lanes.access_rom[a0:a1], lanes.base[e0:e1] - s, lanes.count[e0:e1],
-                 lanes.frames[e0:e1], lanes.skipped[e0:e1], lanes.frame_stack_key[s:e])
-
-
 def decode(events: np.ndarray, counts: np.ndarray, rom: np.ndarray) -> Lanes:
     ev = events.view(TRACE_EVENT).ravel()
     kind = ev["kind"]
