@@ -436,6 +436,8 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     const u32 ran = warp_sum(lanes, n);   // the lanes' instructions, timer waits' included
     WarpPlan after = before;
     ++after.frames;
+    // `sample` again from the record: kept live through the loop it took NVRTC to 154 registers on
+    // sm_90, where this takes 144
     const u32 sampled = before.frames % PLAN_PERIOD, kept = sampled % 2;   // a pair's first frame begins it
     if (sampled < 4 && slots) {
         after.slots_cost = kept * before.slots_cost + cost;
