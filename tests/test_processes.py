@@ -116,9 +116,20 @@ class _Interrupter:
             signal.raise_signal(signal.SIGINT)
 
 
+@pytest.fixture
+def ctrl_c_interrupts():
+    """Python's own SIGINT handler (KeyboardInterrupt) for the test, whatever the process was
+    started with: a shell starting a command in the background without job control (`make test
+    &` in a script) has it ignore SIGINT, and Python keeps that."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("backend", ["cpu", "cuda"])
 @pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
 @pytest.mark.parametrize("phase, when", [("emulation", "enter"), ("emulation", "leave"), ("rendering", "leave")])
+@pytest.mark.usefixtures("ctrl_c_interrupts")
 def test_ctrl_c_in_a_step_lets_the_step_finish_then_interrupts(backend, autoreset_mode, phase, when):
     # A KeyboardInterrupt that lands inside step() is raised when the step is whole: the env then
     # plays on as one never interrupted. (Before: between the emulation and the frame stacks it
