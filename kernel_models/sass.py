@@ -98,7 +98,7 @@ class Interpreter:
     cpu_step: range
     cpu_run: range                  # cpu_step and a timer wait, the loop's body
     loop_lines: frozenset           # console_frame's instruction loop, or run_frame_in_passes (console.h)
-    plan_lines: dict                # ... of which its plan's (WarpPlan): line -> frame, held or slots
+    plan_lines: dict                # ... of which its plan's (WarpPlan): line -> its part (frame, alone, ...)
     polls: range                    # polls_timer (console.h), the warp schedule's test of a lane's PC
     mode_switch: int                # `switch (mode) {`
     op_switch: int
@@ -136,20 +136,34 @@ class Interpreter:
         passes_end = next(i + 1 for i in range(passes, len(console)) if console[i].startswith("}"))
         loop = frozenset([plain_loop, *range(passes, passes_end)])
 
-        def block(opening: str) -> range:   # the lines of run_frame_in_passes's block that `opening` opens
-            first = next(i for i in range(passes, passes_end) if opening in console[i])
+        def branch(n: int) -> range:   # the lines inside the braces the last `{` of line n opens
             depth = 0
-            for i in range(first, passes_end):
-                depth += console[i].count("{") - console[i].count("}")
-                if depth <= 0:
-                    return range(first + 1, i + 2)
-            raise ValueError(f"no end to {opening!r} in run_frame_in_passes")
-        body = next(i for i in range(passes, passes_end) if "for (;;)" in console[i])
-        body_end = block("for (;;)")[-1]
-        held = block("if (held) {")
-        held = range(held[0], next(n for n in held if "} else {" in console[n - 1]))
-        plan = {**{n: "frame" for n in [*range(passes + 1, body + 1), *range(body_end + 1, passes_end)]},
-                **{n: "held" for n in held}, **{n: "slots" for n in block("if (slots) {")}}
+            for m in range(n, passes_end + 1):
+                text = console[m - 1] if m > n else console[n - 1][console[n - 1].rindex("{"):]
+                for ch in text:
+                    depth += (ch == "{") - (ch == "}")
+                    if depth == 0:
+                        return range(n + 1, m)
+            raise ValueError(f"no end to line {n} of run_frame_in_passes")
+
+        def line(text: str) -> int:
+            return next(n for n in range(passes, passes_end + 1) if text in console[n - 1])
+        # run_frame_in_passes's lines: the plan's for a frame (before and after the loop), for a
+        # lane on its own (alone), for a warp that meets (meet) and then runs a slot of every lane
+        # (held, and count where it counts) or chooses (choice, and slots in the way of slots);
+        # the rest of the loop runs every iteration
+        frame_loop = line("for (;;)")
+        body, alone = branch(frame_loop), branch(line("if (mode == LANES) {"))
+        held = branch(line("if (held) {"))
+        plan = {n: "frame" for n in range(passes + 1, passes_end) if not frame_loop <= n <= body[-1] + 1}
+        plan.update({n: "alone" for n in alone})
+        plan.update({n: "meet" for n in branch(alone[-1] + 1)})
+        plan.update({n: "held" for n in held})
+        plan.update({n: "choice" for n in branch(held[-1] + 1)})
+        plan.update({n: "slots" for n in branch(line("if (mode % COUNTING == SLOTS) {"))})
+        plan.update({line("if (mode & COUNTING)"): "count", line("cost += UNIT_ITERATION + (mode"): "count",
+                     line("if (held) {"): "meet", held[-1] + 1: "meet"})
+        plan.update({line("calls.enter(code);"): "call", line("calls.leave();"): "call"})   # a JSR's, a return's
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
         access = frozenset(i + 1 for i, t in enumerate(console)

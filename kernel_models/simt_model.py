@@ -23,9 +23,10 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
               where that runs more lanes an instruction issued (slot_instead); +slotNa weighs it
               against the frame's passes so far, not this one; +stickM then M - 1 slots of every
               lane without choosing
-  plan        as built (console.h, WarpPlan): each warp the way of fstack+wait+join and
-              fstack+wait+join+slot1+stick4 its cost units make cheaper (plan_units), but for the
-              frames that sample both
+  lanes       as per-lane, in the warp schedule's kernel (its LANES way)
+  plan        as built (console.h, WarpPlan): each warp the way of fstack+wait+join,
+              fstack+wait+join+slot1+stick4 and lanes its cost units make cheapest (plan_units),
+              but for the frames that sample each
 
 Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
 kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
@@ -56,6 +57,7 @@ With --per-warp each warp's issued instructions are kept too.
     python kernel_models/simt_model.py --games all --envs 256 --ages 100 3000 --policies per-lane \
         plan --states <dir> --out <file> --resume --compact   # every game: hours, resumable
     python kernel_models/simt_model.py --table <file> ...      # the plan against per-lane, game by game
+    python kernel_models/simt_model.py --units <file> ...      # how well PLAN_UNITS rank the plan's ways
 
 writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
 pass against env age.
@@ -80,6 +82,7 @@ TRACE_LIB = ROOT / "build" / "trace" / "_core.so"
 os.environ.setdefault("CULE_CORE_LIB", str(TRACE_LIB))
 sys.path.insert(0, str(ROOT))
 from benchmarks._results import new_result_path  # noqa: E402
+from cule import _core  # noqa: E402
 
 WARP = 32
 GAMES = ["pong", "breakout", "ms_pacman", "space_invaders", "seaquest"]
@@ -298,7 +301,7 @@ def replay(lanes: Lanes, policy: str) -> dict:
         g = np.minimum(base + ptr, last)
         frame = np.where(unfinished, lanes.frame[g], np.iinfo(np.int16).max)
         active = unfinished & (frame == frame.min(axis=1, keepdims=True))   # the warp's current frame
-        if policy == "per-lane":
+        if policy in ("per-lane", "lanes"):
             chosen = active
             group = opcode[g]                                 # a pass per distinct opcode
         else:
@@ -372,38 +375,53 @@ def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: i
     return (passes > 0) & (a * (n + 1) * passes > lanes * (n + distinct))
 
 
-# The warp schedule as built (console.h, run_frame_in_passes and WarpPlan): each warp in passes or
-# in slots, whichever its cost units (plan_units) make cheaper, but for the 4 frames of every
-# PLAN_PERIOD that sample both ways, 2 each.
+# The warp schedule as built (console.h, run_frame_in_passes and WarpPlan): each warp in passes,
+# in slots or in lanes, whichever its cost units (plan_units) make cheapest, but for the 6 frames
+# of every PLAN_PERIOD that sample each way, 2 each.
 PLAN = "plan"
-PLAN_WAYS = ("fstack+wait+join", "fstack+wait+join+slot1+stick4")
-PLAN_PERIOD = 64
-PLAN_UNITS = dict(iteration=2, choice=3, opcode=1)
+# the kernel's ways (console.h, Way) and the policies that replay them
+PLAN_WAYS = dict(passes="fstack+wait+join", slots="fstack+wait+join+slot1+stick4", lanes="lanes")
+PLAN_PERIOD = _core.PLAN_PERIOD
+PLAN_UNITS = _core.PLAN_UNITS   # console.h's PlanUnit
 
 
-def plan_units(schedule: "Schedule") -> np.ndarray:
-    """Each warp's cost units as run_frame_in_passes counts them: an iteration 2, a choice of lanes
-    3, each opcode the iteration's lanes run 1 (a pass runs one)."""
+def plan_units(schedule: "Schedule", meets: bool = True) -> np.ndarray:
+    """Each warp's cost units as run_frame_in_passes counts them (PLAN_UNITS): each iteration, each
+    that meets as a warp (`meets`: all but in lanes), each opcode the iteration's lanes run (a pass
+    runs one)."""
     warps = schedule.num_envs // WARP
-    iterations = np.bincount(np.unique(schedule.slot_of) % warps, minlength=warps)
     groups = np.bincount(np.unique(schedule.pass_of) // 256 % warps, minlength=warps)
-    return (PLAN_UNITS["iteration"] * iterations + PLAN_UNITS["choice"] * schedule.scheduled
-            + PLAN_UNITS["opcode"] * groups)
+    return (PLAN_UNITS["iteration"] + PLAN_UNITS["meet"] * meets) * schedule.iterations() + PLAN_UNITS["opcode"] * groups
 
 
-def planned(ways: list[tuple[Schedule, dict]]) -> dict:
-    """The plan's issued instructions from a replay of each way (PLAN_WAYS: the schedule and its
-    issue()): each warp the way of fewer units, the sampled frames both. Both ways are measured on
-    the same step here; the kernel compares the frames it sampled, up to 60 frames before."""
-    (passes, passes_issued), (slots, slots_issued) = ways
-    take_slots = plan_units(slots) < plan_units(passes)
-    by_way = passes_issued["issued_by_warp"], slots_issued["issued_by_warp"]
-    sample = 4 / PLAN_PERIOD
-    by_warp = (1 - sample) * np.where(take_slots, by_way[1], by_way[0]) + sample * (by_way[0] + by_way[1]) / 2
-    return dict(policy=PLAN, warps=len(by_warp), slot_warps=int(take_slots.sum()),
-                issued_per_warp_frame=float(by_warp.sum()) / max(passes.warp_frames, 1),
-                issued_per_warp=by_warp.tolist(), ways={w: x["issued_per_warp_frame"] for w, x in
-                                                        zip(PLAN_WAYS, (passes_issued, slots_issued))})
+def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
+    """The plan's issued instructions from a replay of each way (PLAN_WAYS' order: the schedule and
+    its issue()): each warp the way of fewest units, the sampled frames each way, where the kernel
+    counts units (`costs`' plan:count an iteration of every lane, in lanes as a warp that meets:
+    plan:meet and plan:held for plan:alone). All ways are measured on the same step here; the
+    kernel compares the frames it sampled, up to PLAN_PERIOD frames before."""
+    cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
+    schedules = [w[0] for w in ways]
+    units = np.stack([plan_units(x, way != "lanes") for way, x in zip(PLAN_WAYS, schedules)])
+    by_way = np.stack([x["issued_by_warp"] for _, x in ways])
+    take = np.argmin(units, axis=0)
+    counted = by_way.copy()
+    for k, (way, x) in enumerate(zip(PLAN_WAYS, schedules)):
+        plain = x.iterations() - x.scheduled   # iterations without a choice: each lane its own instruction
+        counted[k] += cost("plan:count") * plain
+        if way == "lanes":
+            counted[k] += (cost("plan:meet") + cost("plan:held") - cost("plan:alone")) * plain
+    sample = 2 / PLAN_PERIOD
+    by_warp = (1 - len(ways) * sample) * by_way[take, np.arange(len(take))] + sample * counted.sum(axis=0)
+    warps = len(by_warp)
+    # each way's units' terms and issued instructions, warp by warp, for rank_units
+    terms = {w: dict(iterations=x.iterations().tolist(), groups=np.bincount(
+                 np.unique(x.pass_of) // 256 % warps, minlength=warps).tolist(), issued=by_way[k].tolist())
+             for k, (w, x) in enumerate(zip(PLAN_WAYS, schedules))}
+    return dict(policy=PLAN, warps=warps, way_warps={w: int((take == k).sum()) for k, w in enumerate(PLAN_WAYS)},
+                issued_per_warp_frame=float(by_warp.sum()) / max(schedules[0].warp_frames, 1),
+                issued_per_warp=by_warp.tolist(),
+                ways={w: x["issued_per_warp_frame"] for w, (_, x) in zip(PLAN_WAYS, ways)}, terms=terms)
 
 
 @dataclass
@@ -417,6 +435,11 @@ class Schedule:
     scheduled: np.ndarray
     waiting: np.ndarray
 
+    def iterations(self) -> np.ndarray:
+        """Each warp's iterations of its loop."""
+        warps = self.num_envs // WARP
+        return np.bincount(np.unique(self.slot_of) % warps, minlength=warps)
+
 
 # The common path of the warp schedule's test for a polling lane (polls_timer: the PC in the
 # window, its opcode's byte, neither a timer read nor a branch), in machine instructions; the
@@ -426,11 +449,21 @@ POLL_TEST_COST = 12
 
 def schedule_cost(costs: dict) -> int:
     """What choosing the lanes of a pass costs, in machine instructions, every lane of the frame
-    taking part: the loop of the state kernel with the warp schedule (cule_step_in_passes: the
-    code key of each lane's PC through the cartridge's window, __reduce_min_sync, the comparison)
-    less the plain state kernel's loop, and the polling test's common path."""
-    return (costs["cule_step_in_passes"]["loop"].instructions - costs["cule_step_logged"]["loop"].instructions
-            + POLL_TEST_COST)
+    taking part: the choice's lines of the state kernel with the warp schedule (cule_step_in_passes,
+    sass.py's plan:choice: the call sites' key, __reduce_min_sync, the comparisons) and the polling
+    test's common path. A kernel whose choice sass.py did not tell apart (before the plan's ways,
+    as PROFILED_COSTS): its loop less the plain state kernel's."""
+    in_passes = costs["cule_step_in_passes"]
+    if "plan:choice" in in_passes:
+        return in_passes["plan:choice"].instructions + POLL_TEST_COST
+    return in_passes["loop"].instructions - costs["cule_step_logged"]["loop"].instructions + POLL_TEST_COST
+
+
+def in_passes_costs(costs: dict) -> dict:
+    """The costs the warp schedule's policies run on: the interpreter's parts as the plain state
+    kernel compiles them, the loop and the plan's parts as the warp schedule's kernel does."""
+    return {**costs["cule_step_logged"], "loop": costs["cule_step_in_passes"]["loop"],
+            **{part: c for part, c in costs["cule_step_in_passes"].items() if part.startswith("plan:")}}
 
 # The Bus's slow paths (kernel_models/sass.py's parts slow:<path>): a cartridge access outside the
 # window of plain reads (the opcode's fetch, an operand's read, any write to the cartridge: a bank
@@ -558,12 +591,22 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         issued += choosing_cost * schedule.scheduled.sum()
         lanes_run += choosing_cost * schedule.waiting.sum()
         per_warp += choosing_cost * schedule.scheduled
-        # the plan's own (console.h, WarpPlan; sass.py's plan:<part>): a frame's, and in slots a
-        # choice's and an iteration's without one (their active lanes not counted)
-        iterations = np.bincount(np.unique(slot) % len(per_warp), minlength=len(per_warp))
+        # the plan's own (console.h, WarpPlan; sass.py's plan:<part>), as in frames it does not
+        # sample (planned adds the counting): a frame's; in lanes an iteration's alone; else an
+        # iteration's that meets, and one's without a choice, and in slots a choice's (their
+        # active lanes not counted)
+        iterations = schedule.iterations()
         frames_by_warp = lanes.frames[:schedule.num_envs].reshape(-1, WARP).sum(axis=1) / WARP
-        plan = (cost("plan:frame") * frames_by_warp + cost("plan:held") * (iterations - schedule.scheduled)
-                + (cost("plan:slots") * schedule.scheduled if "slot" in policy else 0))
+        if policy == "lanes":
+            plan = cost("plan:frame") * frames_by_warp + cost("plan:alone") * iterations
+        else:
+            plan = (cost("plan:frame") * frames_by_warp + cost("plan:meet") * iterations
+                    + cost("plan:held") * (iterations - schedule.scheduled)
+                    + (cost("plan:slots") * schedule.scheduled if "slot" in policy else 0))
+            # a call's site kept or dropped (CallSites), once an iteration some lane runs a JSR or a return
+            calls = np.isin(op, (0x20, 0x40, 0x60))
+            i, l, _ = grouped([slot[calls]], np.full(int(calls.sum()), float(cost("plan:call"))), warp_of[calls])
+            issued, lanes_run = issued + i, lanes_run + l
         issued += float(plan.sum())
         per_warp += plan
     # The Bus's slow paths, once a pass for the lanes that take them.
@@ -784,6 +827,52 @@ def machine() -> dict:
     return dict(cpu=cpu, cores=os.cpu_count(), python=platform.python_version(), numpy=np.__version__)
 
 
+def rank_units(records: list[dict], top: int = 5) -> str:
+    """How well units rank the plan's ways (PLAN_UNITS' terms, the plan results' `terms`): for each
+    warp of each game and age, the issued instructions of the way of fewest units against the
+    fewest, summed; for the kernel's units and the best of small whole weights (an iteration 1-10,
+    a meeting 0-4, an opcode 1-4), and the best chosen without each game in turn, on that game."""
+    features, issued, game_of = [], [], []
+    for record in records:
+        for r in record["results"]:
+            if r["policy"] != PLAN or "terms" not in r:
+                continue
+            t = [r["terms"][w] for w in PLAN_WAYS]
+            for k in range(r["warps"]):
+                features.append([[x["iterations"][k], x["iterations"][k] * (w != "lanes"), x["groups"][k]]
+                                 for w, x in zip(PLAN_WAYS, t)])
+                issued.append([x["issued"][k] for x in t])
+                game_of.append((r["game"], r["age"]))
+    if not features:
+        return "no plan results with their terms"
+    features, issued = np.array(features, np.float64), np.array(issued)
+    games = sorted(set(game_of))
+    game_id = np.array([games.index(g) for g in game_of])
+    fewest = issued.min(axis=1)
+
+    def picked(weights, rows) -> float:
+        units = features[rows] @ np.asarray(weights, np.float64)
+        return float(issued[rows][np.arange(rows.sum()), units.argmin(axis=1)].sum() / fewest[rows].sum())
+
+    everything = np.ones(len(issued), bool)
+    grid = [(i, m, o) for i in range(1, 11) for m in range(5) for o in range(1, 5)]
+    scores = np.array([picked(w, everything) for w in grid])
+    built = (PLAN_UNITS["iteration"], PLAN_UNITS["meet"], PLAN_UNITS["opcode"])
+    lines = [f"{len(games)} games and ages, {len(issued)} warps; the way of fewest units issues, against the fewest:",
+             f"  built {built}: {picked(built, everything):.4f}"]
+    lines += [f"  {grid[i]}: {scores[i]:.4f}" for i in np.argsort(scores)[:top]]
+    if len(games) < 2:
+        return "\n".join(lines)
+    left_out = picked_sum = 0.0
+    for g in range(len(games)):
+        others, alone = game_id != g, game_id == g
+        best = grid[int(np.argmin([picked(w, others) for w in grid]))]
+        picked_sum += picked(best, alone) * fewest[alone].sum()
+        left_out += fewest[alone].sum()
+    lines.append(f"  the best without each game, on it: {picked_sum / left_out:.4f}")
+    return "\n".join(lines)
+
+
 def plan_table(records: list[dict]) -> str:
     """The plan against per-lane, game by game and age by age, from runs' records (several: the
     halves of a run over every game): a markdown table of issued instructions per warp-frame and
@@ -820,7 +909,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="envs played (a multiple of 32)")
     parser.add_argument("--traced", type=int, default=None, help="envs traced, the first ones (default: all)")
     parser.add_argument("--ages", type=int, nargs="+", default=AGES, help="steps since the reset")
-    parser.add_argument("--policies", nargs="+", default=POLICIES + [PLAN], choices=POLICIES + TRIED + [PLAN])
+    parser.add_argument("--policies", nargs="+", default=POLICIES + [PLAN], choices=POLICIES + TRIED + ["lanes", PLAN])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--states", type=Path, default=None, help="a directory to keep the envs' states at each age in")
     parser.add_argument("--out", type=Path, default=None, help="the JSON (default: a new file in benchmarks/results)")
@@ -831,9 +920,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="without each game's interpreter costs (keeps a file of every game small)")
     parser.add_argument("--table", type=Path, nargs="+", default=None,
                         help="runs' JSON files: print the plan against per-lane game by game (plan_table), run nothing")
+    parser.add_argument("--units", type=Path, nargs="+", default=None,
+                        help="runs' JSON files: how well units rank the plan's ways (rank_units), run nothing")
     args = parser.parse_args(argv)
     if args.table:
         print(plan_table([json.loads(path.read_text()) for path in args.table]))
+        return
+    if args.units:
+        print(rank_units([json.loads(path.read_text()) for path in args.units]))
         return
     if args.envs <= 0 or args.envs % WARP:
         parser.error(f"--envs must be a positive multiple of {WARP}, got {args.envs}")
@@ -894,9 +988,7 @@ def main(argv: list[str] | None = None) -> None:
                           f"(model/ncu {c['model_over_ncu']:.2f}); active threads {c['active_threads']:5.2f}, ncu "
                           f"{c['ncu_active_threads']:5.2f}{fit}")
             choosing = record["schedule_cost"][game]
-            # the interpreter's parts as the plain state kernel compiles them, the plan's as the warp schedule's
-            in_passes = {**costs["cule_step_logged"],
-                         **{part: c for part, c in costs["cule_step_in_passes"].items() if part.startswith("plan:")}}
+            in_passes = in_passes_costs(costs)
             replays = {}
 
             def replayed(policy: str) -> tuple[dict, Schedule, dict]:
@@ -912,11 +1004,12 @@ def main(argv: list[str] | None = None) -> None:
             for policy in args.policies:
                 t = time.time()
                 if policy == PLAN:
-                    r = planned([replayed(way)[1:] for way in PLAN_WAYS])
+                    r = planned([replayed(way)[1:] for way in PLAN_WAYS.values()], in_passes)
                     r.update(facts, seconds=round(time.time() - t, 1), kernel="built")
                     record["results"].append(r)
+                    taken = ", ".join(f"{n} {w}" for w, n in r["way_warps"].items())
                     print(f"{game:15s} age {age:5d} {policy:16s} issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
-                          f"slots in {r['slot_warps']} of {r['warps']} warps  ({r['seconds']} s)", flush=True)
+                          f"warps: {taken}  ({r['seconds']} s)", flush=True)
                     continue
                 r, schedule, _ = replayed(policy)
                 r = dict(r)

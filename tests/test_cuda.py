@@ -383,18 +383,45 @@ def test_warp_schedule_with_lanes_far_apart(device):
     assert run.ends > 0
 
 
-@pytest.mark.parametrize("game, slots", [("pong", False), ("riverraid", True)])
-def test_warp_schedule_plans_passes_or_slots(device, game, slots):
-    """Each warp samples both ways of running its frames, two frames each every PLAN_PERIOD, and
-    runs the others the cheaper way (console.h, WarpPlan): Pong's lanes keep together in passes,
-    River Raid's spread, and slots cost it less a lane-instruction. Past a period, so that frames
-    run in the way chosen, the same steps as the CPU backend's."""
+# console.h's Way, in order
+WAYS = ["passes", "slots", "lanes"]
+
+
+@pytest.mark.parametrize("game", ["pong", "riverraid"])
+def test_warp_schedule_plans_each_way(device, game):
+    """Each warp samples the three ways of running its frames, two frames each every PLAN_PERIOD
+    (console.h, WarpPlan), and runs the others the way of the least cost a lane-instruction: Pong's
+    lanes keep together, and passes cost it least; River Raid's spread. Past the samples, the same
+    steps as the CPU backend's."""
+    assert len(WAYS) == _core.PLAN_WAYS
     run = warp_schedule_run(game, device, 32, **V5)
     run.run(18, state_every=6)   # 72 frames
     plan = run.gpu._backend._warp_plans.cpu().view(-1, cuda.PLAN_WORDS)[0].tolist()
-    frames, passes_cost, passes_instructions, slots_cost, slots_instructions, _ = plan
-    assert frames == 72 and min(plan[1:5]) > 0, plan
-    assert (slots_cost / slots_instructions < passes_cost / passes_instructions) == slots, plan
+    frames, cost, instructions = plan[0], plan[1:4], plan[4:7]
+    assert frames == 72 and min(cost + instructions) > 0, plan
+    cheapest = min(range(len(WAYS)), key=lambda w: cost[w] / instructions[w])
+    assert (WAYS[cheapest] == "passes") == (game == "pong"), plan
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_warp_schedule_holds_each_way_as_the_cpu_backend(device, way):
+    """A plan that has sampled its ways and found `way` cheapest (six frames in, its cost the least
+    a lane-instruction) runs every frame up to the next sample that way, counting nothing, and
+    gives the CPU backend's steps: lanes alone (LANES, meeting only at the frame's end), slots,
+    passes; a whole warp and part of one, autoresets inside steps."""
+    run = warp_schedule_run("breakout", device, 40, **V5, max_num_frames_per_episode=MID_STEP_CAP)
+    plans = run.gpu._backend._warp_plans.view(-1, cuda.PLAN_WORDS)
+    sampled = 2 * len(WAYS)
+    plans[:, 0] = sampled
+    plans[:, 1:1 + len(WAYS)] = 5
+    plans[:, 1 + WAYS.index(way)] = 1
+    plans[:, 1 + len(WAYS):1 + 2 * len(WAYS)] = 1
+    before = plans.cpu().clone()
+    run.run(30)   # 120 frames at most (a reset's are not the warp schedule's), within the period
+    assert _core.PLAN_PERIOD >= sampled + 120
+    after = plans.cpu()
+    assert (after[:, 0] > sampled + 100).all() and torch.equal(after[:, 1:], before[:, 1:]), after
+    assert run.ends >= run.gpu.num_envs and run.redone > 0, (run.ends, run.redone)
 
 
 # ---- on a GPU only: sizes, streams, devices, waiting -----------------------------------------

@@ -299,7 +299,7 @@ def warp_lanes(lanes: sm.Lanes, w: int) -> sm.Lanes:
                     lanes.frames[e0:e1], lanes.skipped[e0:e1], lanes.frame_stack_key[s:e])
 
 
-@pytest.mark.parametrize("policy", ["per-lane", "fstack+wait+join", "fstack+wait+join+slot1+stick4"])
+@pytest.mark.parametrize("policy", ["per-lane", "fstack+wait+join", "fstack+wait+join+slot1+stick4", "lanes"])
 def test_issue_gives_each_warp_what_it_issues_alone(policy):
     """issue's issued_by_warp: each warp's instructions replayed alone (warp_lanes) issue what the
     whole replay gives that warp (warps share no pass), the plan's own instructions with them, and
@@ -308,7 +308,8 @@ def test_issue_gives_each_warp_what_it_issues_alone(policy):
 
     costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5),
              "plan:frame": sass.Cost(instructions=7), "plan:held": sass.Cost(instructions=2),
-             "plan:slots": sass.Cost(instructions=4)}
+             "plan:slots": sass.Cost(instructions=4), "plan:meet": sass.Cost(instructions=3),
+             "plan:alone": sass.Cost(instructions=1)}
     parts = [("", "", False, False)] * 256
     lanes = lanes_from(random_streams(np.random.default_rng(2), envs=96), polling=(30, 31))
 
@@ -323,25 +324,76 @@ def test_issue_gives_each_warp_what_it_issues_alone(policy):
     assert sum(alone) == pytest.approx(whole)
 
 
-def test_the_plan_takes_each_warp_the_way_of_fewer_units():
-    """planned: a warp runs the way of fewer cost units (plan_units: an iteration 2, a choice 3, an
-    opcode 1, as console.h counts them), all but the 4 frames of every 64 that sample both ways.
-    Warp 0 in passes: 10 passes (60 units) against 30 slots of 2 opcodes (210); warp 1: 100
-    passes (600) against 20 slots of 2 opcodes, 5 of them chosen (95)."""
+def test_lanes_runs_the_per_lane_schedule_with_the_plan_s_own_costs():
+    """The lanes way replays as per-lane (every lane its own instruction each iteration) and issues
+    per-lane's instructions, the plan's for a frame and each iteration alone added."""
+    import sass   # kernel_models/sass.py
+
+    costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5),
+             "plan:frame": sass.Cost(instructions=7), "plan:alone": sass.Cost(instructions=1)}
+    parts = [("", "", False, False)] * 256
+    lanes = lanes_from(random_streams(np.random.default_rng(3), envs=64), polling=(30, 31))
+    (per_lane, a), (alone, b) = sm.replay(lanes, "per-lane"), sm.replay(lanes, "lanes")
+    assert np.array_equal(a.pass_of, b.pass_of) and per_lane["passes"] == alone["passes"]
+    x, y = (sm.issue(lanes, s, p, costs, parts, 3.0, 11.0) for s, p in ((a, "per-lane"), (b, "lanes")))
+    frames = lanes.frames[:64].reshape(-1, sm.WARP).sum(axis=1) / sm.WARP
+    assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx(7 * frames + b.iterations())
+
+
+def test_the_plan_takes_each_warp_the_way_of_fewest_units():
+    """planned: a warp runs the way of fewest cost units (plan_units, console.h's PlanUnit: each
+    iteration, each that meets, each opcode run), all but the 6 frames of every
+    PLAN_PERIOD that sample each way, where the kernel counts (plan:count an iteration without a
+    choice; lanes as a warp that meets). Warp 0 runs 10 passes, or 30 slots of 2 opcodes (all
+    chosen), or 40 lanes' iterations of 2: passes; warp 1 100 passes, or 20 slots of 2 opcodes (5
+    chosen), or 60 of 2: slots."""
+    import sass   # kernel_models/sass.py
+
     def schedule(iterations, groups, chosen):
         slot = np.concatenate([np.arange(n) * 2 + w for w, n in enumerate(iterations)])
         group = np.repeat(np.arange(groups), len(slot)) if groups > 1 else np.zeros(len(slot), np.int64)
         slot = np.tile(slot, groups)
         return sm.Schedule(slot * 256 + group, slot, 64, 10.0, np.array(chosen), np.array(chosen) * 32)
 
-    passes, slots = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5])
-    assert sm.plan_units(passes).tolist() == [60, 600] and sm.plan_units(slots).tolist() == [210, 95]
+    u = sm.PLAN_UNITS
+    assert set(u) == {"iteration", "meet", "opcode"}
+    units = lambda it, groups, meets=True: (u["iteration"] + u["meet"] * meets) * it + u["opcode"] * groups  # noqa: E731
+    passes, slots, lanes = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5]), schedule([40, 60], 2, [0, 0])
+    assert sm.plan_units(passes).tolist() == [units(10, 10), units(100, 100)]
+    assert sm.plan_units(slots).tolist() == [units(30, 60), units(20, 40)]
+    assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(60, 120, False)]
+    costs = {"plan:count": sass.Cost(instructions=2), "plan:meet": sass.Cost(instructions=3),
+             "plan:held": sass.Cost(instructions=5), "plan:alone": sass.Cost(instructions=1)}
     r = sm.planned([(passes, dict(issued_by_warp=np.array([100.0, 1000.0]), issued_per_warp_frame=110.0)),
-                    (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0))])
-    sample = 4 / 64
-    assert r["slot_warps"] == 1 and r["issued_per_warp"] == pytest.approx(
-        [(1 - sample) * 100 + sample * 200, (1 - sample) * 200 + sample * 600])
+                    (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0)),
+                    (lanes, dict(issued_by_warp=np.array([250.0, 300.0]), issued_per_warp_frame=55.0))], costs)
+    sample = 2 / sm.PLAN_PERIOD
+    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 - 1) * 40, 300 + (2 + 3 + 5 - 1) * 60]]
+    assert r["way_warps"] == dict(passes=1, slots=1, lanes=0)
+    assert r["issued_per_warp"] == pytest.approx(
+        [(1 - 3 * sample) * 100 + sample * sum(c[0] for c in counted),
+         (1 - 3 * sample) * 200 + sample * sum(c[1] for c in counted)])
     assert r["issued_per_warp_frame"] == pytest.approx(sum(r["issued_per_warp"]) / 10)
+
+
+def test_rank_units_weighs_the_ways_picked_against_the_fewest():
+    """rank_units: over every warp, the issued instructions of the way its units pick against the
+    fewest of its ways. One warp whose lanes way issues least but has the most iterations: units
+    that weigh an iteration 10x an opcode pick it; those that weigh it 1x pick passes (1.5x)."""
+    def terms(iterations, groups, issued):
+        return dict(iterations=[iterations], groups=[groups], issued=[issued])
+
+    plan = dict(game="g", age=1, policy=sm.PLAN, warps=1, terms=dict(
+        passes=terms(10, 10, 150.0), slots=terms(10, 60, 120.0), lanes=terms(12, 12, 100.0)))
+    lines = sm.rank_units([dict(results=[plan])], top=3).splitlines()
+    # units (iteration, meet, opcode): passes 10i + 10m + 10o, slots 10i + 10m + 60o, lanes 12i + 12o
+    best = [line for line in lines if line.startswith("  (")]
+    assert all(line.endswith(": 1.0000") for line in best), lines   # e.g. (1, 1, 1): 20, 70 against 24
+    assert lines[0] == "1 games and ages, 1 warps; the way of fewest units issues, against the fewest:"
+    built = sm.PLAN_UNITS
+    units = [10 * (built["iteration"] + built["meet"] + built["opcode"]),
+             10 * (built["iteration"] + built["meet"]) + 60 * built["opcode"], 12 * (built["iteration"] + built["opcode"])]
+    assert lines[1].endswith(f": {[150.0, 120.0, 100.0][int(np.argmin(units))] / 100:.4f}")
 
 
 def test_the_plan_table_sets_the_plan_against_per_lane_game_by_game():

@@ -149,20 +149,33 @@ enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
 static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 
 // How a warp of the warp schedule runs its frames, kept from frame to frame (a record a warp,
-// cule/backends/cuda.py's warp_plans): in passes, or in slots where passes cost it more
-// (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two in each way, and until the next
-// period runs in the way whose cost a lane-instruction was the lower. Zeros: passes, until sampled.
+// cule/backends/cuda.py's warp_plans): in passes, in slots, or each lane on its own
+// (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two frames each way, counting
+// their cost units and the lanes' instructions, and until the next period runs the way whose cost
+// a lane-instruction was the least. Zeros: passes, until sampled.
+enum Way : u32 { PASSES, SLOTS, LANES, WAYS };
+enum : u32 { PLAN_PERIOD = 256 };
+// A sampled frame's cost units: each iteration of the loop, each that meets as a warp (in passes or
+// slots), each opcode the iteration's lanes run (a pass runs one); a choice of lanes adds none.
+// Weighed to rank the ways as simt_model.py's issued instructions do, warp by warp: of whole
+// weights tried on 24 games and ages, these pick ways issuing 0.06% more than the fewest
+// (docs/results.md; `simt_model.py --units` checks them on a run's results).
+enum PlanUnit : u32 { UNIT_ITERATION = 4, UNIT_MEET = 2, UNIT_OPCODE = 1 };
 struct WarpPlan {
-    u32 frames;                                // frames run
-    u32 passes_cost, passes_instructions;      // the sampled frames' cost units and lanes' instructions
-    u32 slots_cost, slots_instructions;
+    u32 frames;                               // frames run
+    u32 cost[WAYS], instructions[WAYS];       // each way's sampled frames: cost units, lanes' instructions
     u32 pad;
 
-    CULE_HD bool slots_cheaper() const {
-        return (u64)slots_cost * passes_instructions < (u64)passes_cost * slots_instructions;
+    CULE_HD static bool sampled(u32 frame) { return frame % PLAN_PERIOD < 2 * WAYS; }
+    CULE_HD u32 way() const {   // the way of the next frame
+        if (sampled(frames)) return frames % PLAN_PERIOD / 2;
+        u32 best = PASSES;
+        for (u32 w = PASSES + 1; w < WAYS; ++w)
+            if ((u64)cost[w] * instructions[best] < (u64)cost[best] * instructions[w]) best = w;
+        return best;
     }
 };
-enum : u32 { PLAN_PERIOD = 64, PLAN_WORDS = sizeof(WarpPlan) / 4 };
+enum : u32 { PLAN_WORDS = sizeof(WarpPlan) / 4 };
 static_assert(sizeof(WarpPlan) % 8 == 0, "plans lie 8-byte aligned");
 
 // Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
@@ -373,80 +386,87 @@ struct CallSites {
 // bits, its middle 32 bits, its low 16 bits, the chosen lanes' opcode.
 //
 // Where lanes stay far apart (River Raid, Adventure, Alien 3,000 steps after a reset, by the model)
-// passes cost more than the lanes' own instructions would, so a warp whose plan (WarpPlan) says slots runs
-// every candidate lane its own instruction (a slot) instead of a pass where that runs more lanes an
-// opcode's case (candidates x 2 > lanes of the pass x (1 + the candidates' opcodes)), and then
-// STICK - 1 slots of every lane without choosing (simt_model.py's fstack+wait+join+slot1+stick4).
-// Cost units: an iteration 2, a choice 3, an opcode's case 1 (fitted by hand to simt_model.py's
-// issued instructions of both ways, warp by warp, Pong and River Raid 3,000 steps old: about 123,
-// 150 and 57 machine instructions).
+// passes cost more than the lanes' own instructions would, so the warp's plan (WarpPlan) picks one
+// of three ways a frame:
+//   PASSES  as above;
+//   SLOTS   every candidate lane its own instruction (a slot) instead of a pass where that runs more
+//           lanes an opcode's case (candidates x 2 > lanes of the pass x (1 + the candidates'
+//           opcodes)), and then STICK - 1 slots of every lane without choosing
+//           (simt_model.py's fstack+wait+join+slot1+stick4);
+//   LANES   every lane its own instructions, as the split step's state kernel (Amidar, Battle Zone:
+//           slots pay for choices that find nothing); the lanes do not meet, but in sampled frames.
+// Cost units (PlanUnit) are counted in the sampled frames alone.
 template <class Bus>
 CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     enum : u32 { NONE = ~0u, OTHER = 0x100, JSR = 0x20, RTS = 0x60, RTI = 0x40, STICK = 4 };
-    enum : u32 { ITERATION = 2, CHOICE = 3, OPCODE = 1 };
-    const u32 lanes = warp_lanes(), me = 1u << (threadIdx.x % 32);
-    const u32 sample = plan->frames % PLAN_PERIOD;   // 0, 1: passes sampled; 2, 3: slots
-    // one choice for the warp, should a lane have read the plan before another lane's write
-    const bool slots = warp_min(lanes, (u32)(sample < 4 ? sample >= 2 : plan->slots_cheaper())) != 0;
+    enum : u32 { COUNTING = 4 };
+    const u32 lanes = warp_lanes();
+    // the way, and COUNTING where the frame is sampled: one for the warp, as every lane's loop
+    // meets; one word, as each word live through the loop took NVRTC a few registers more
+    const u32 mode = warp_min(lanes, plan->way() | (WarpPlan::sampled(plan->frames) ? COUNTING : 0));
     // Each lane's opcode's lanes' lowest (`same`: the lanes with the same value): the opcodes run.
     auto opcodes = [&](bool runs, u32 opcode) {
         const u32 same = warp_match(lanes, runs ? opcode : OTHER);
-        return popcount(warp_ballot(lanes, runs && (same & (~same + 1)) == me));
+        return popcount(warp_ballot(lanes, runs && (same & (~same + 1)) == 1u << (threadIdx.x % 32)));
     };
     CallSites calls;
-    u32 held = 0, cost = 0, n = 0;
+    // LANES: a slot of every lane every iteration, as held slots do; unsampled (mode == LANES) the
+    // lanes do not even meet
+    u32 held = mode % COUNTING == LANES ? NONE : 0, cost = 0, n = 0;
     for (;;) {
         const bool runs = n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;
-        const u32 code = bus.code_key(cpu.pc);
-        const u32 opcode = runs ? bus.code_byte(cpu.pc) : NONE;
-        bool run;
-        if (held) {   // a slot of every lane
-            if (!warp_ballot(lanes, runs)) break;
-            cost += ITERATION + OPCODE * opcodes(runs, opcode);
-            run = runs;
-            --held;
+        u32 code = 0, opcode = NONE;
+        bool run = runs;
+        if (mode == LANES) {   // alone
+            if (!runs) break;
         } else {
-            const u64 key = calls.key(code);
-            const u32 head = runs ? (polls_timer(bus.window, cpu.pc) ? 1u << 16 : 0) | (u32)(key >> 48) : NONE;
-            const u32 first = warp_min(lanes, head);
-            if (first == NONE) break;
-            const u32 middle = warp_min(lanes, head == first ? (u32)(key >> 16) : NONE);
-            const u32 tail = head == first && (u32)(key >> 16) == middle ? (u32)key & 0xFFFF : NONE;
-            const bool chosen = tail == warp_min(lanes, tail);
-            const u32 shared = warp_min(lanes, chosen ? opcode : NONE);
-            run = chosen || (opcode == shared && shared != NONE);
-            cost += ITERATION + CHOICE + OPCODE;
-            if (slots) {
-                const bool candidate = runs && (head ^ first) >> 16 == 0;   // polling as the first is
-                const u32 distinct = opcodes(candidate, opcode);
-                if (popcount(warp_ballot(lanes, candidate)) * 2 > popcount(warp_ballot(lanes, run)) * (1 + distinct)) {
-                    cost += OPCODE * (distinct - 1);
-                    run = candidate;
-                    held = STICK - 1;
+            code = bus.code_key(cpu.pc);
+            opcode = runs ? bus.code_byte(cpu.pc) : NONE;
+            if (held) {   // a slot of every lane
+                if (!warp_ballot(lanes, runs)) break;
+                if (mode & COUNTING)   // LANES meets only to count: its units are those of lanes alone
+                    cost += UNIT_ITERATION + (mode % COUNTING == LANES ? 0 : UNIT_MEET) + UNIT_OPCODE * opcodes(runs, opcode);
+                --held;
+            } else {
+                const u64 key = calls.key(code);
+                const u32 head = runs ? (polls_timer(bus.window, cpu.pc) ? 1u << 16 : 0) | (u32)(key >> 48) : NONE;
+                const u32 first = warp_min(lanes, head);
+                if (first == NONE) break;
+                const u32 middle = warp_min(lanes, head == first ? (u32)(key >> 16) : NONE);
+                const u32 tail = head == first && (u32)(key >> 16) == middle ? (u32)key & 0xFFFF : NONE;
+                const bool chosen = tail == warp_min(lanes, tail);
+                const u32 shared = warp_min(lanes, chosen ? opcode : NONE);
+                run = chosen || (opcode == shared && shared != NONE);
+                cost += UNIT_ITERATION + UNIT_MEET + UNIT_OPCODE;
+                if (mode % COUNTING == SLOTS) {
+                    const bool candidate = runs && (head ^ first) >> 16 == 0;   // polling as the first is
+                    const u32 distinct = opcodes(candidate, opcode);
+                    if (popcount(warp_ballot(lanes, candidate)) * 2 > popcount(warp_ballot(lanes, run)) * (1 + distinct)) {
+                        cost += UNIT_OPCODE * (distinct - 1);
+                        run = candidate;
+                        held = STICK - 1;
+                    }
                 }
             }
         }
         if (run) {
-            if (opcode == JSR) calls.enter(code);
+            if (opcode == JSR)
+                calls.enter(code);
             n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
-            if (opcode == RTS || opcode == RTI) calls.leave();
+            if (opcode == RTS || opcode == RTI)
+                calls.leave();
         }
     }
-    const WarpPlan before = *plan;   // every lane reads it before any writes it: they meet first
+    // every lane reads the plan before any writes it (the same words): they meet between, in warp_sum
+    const u32 frames = plan->frames, w = frames % PLAN_PERIOD / 2;
+    const bool sampled = WarpPlan::sampled(frames);
+    const u32 was_cost = sampled ? plan->cost[w] : 0, was_instructions = sampled ? plan->instructions[w] : 0;
     const u32 ran = warp_sum(lanes, n);   // the lanes' instructions, timer waits' included
-    WarpPlan after = before;
-    ++after.frames;
-    // `sample` again from the record: kept live through the loop it took NVRTC to 154 registers on
-    // sm_90, where this takes 144
-    const u32 sampled = before.frames % PLAN_PERIOD, kept = sampled % 2;   // a pair's first frame begins it
-    if (sampled < 4 && slots) {
-        after.slots_cost = kept * before.slots_cost + cost;
-        after.slots_instructions = kept * before.slots_instructions + ran;
-    } else if (sampled < 4) {
-        after.passes_cost = kept * before.passes_cost + cost;
-        after.passes_instructions = kept * before.passes_instructions + ran;
+    plan->frames = frames + 1;
+    if (sampled) {   // a pair's first frame begins the way's count
+        plan->cost[w] = frames % 2 * was_cost + cost;
+        plan->instructions[w] = frames % 2 * was_instructions + ran;
     }
-    *plan = after;   // the same record from every lane
 }
 #endif
 
