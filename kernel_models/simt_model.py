@@ -65,6 +65,7 @@ pass against env age.
 from __future__ import annotations
 
 import argparse
+import functools
 import datetime
 import json
 import os
@@ -385,13 +386,18 @@ PLAN_PERIOD = _core.PLAN_PERIOD
 PLAN_UNITS = _core.PLAN_UNITS   # console.h's PlanUnit
 
 
+def unit_terms(iterations, groups, meets: bool) -> np.ndarray:
+    """What run_frame_in_passes counts a unit of (PLAN_UNITS' order), warp by warp, the last axis:
+    each iteration, each that meets as a warp (`meets`: all but in lanes), each opcode the
+    iterations' lanes run (a pass runs one)."""
+    iterations = np.asarray(iterations)
+    return np.stack([iterations, iterations * meets, np.asarray(groups)], axis=-1)
+
+
 def plan_units(schedule: "Schedule", meets: bool = True) -> np.ndarray:
-    """Each warp's cost units as run_frame_in_passes counts them (PLAN_UNITS): each iteration, each
-    that meets as a warp (`meets`: all but in lanes), each opcode the iteration's lanes run (a pass
-    runs one)."""
-    warps = schedule.num_envs // WARP
-    groups = np.bincount(np.unique(schedule.pass_of) // 256 % warps, minlength=warps)
-    return (PLAN_UNITS["iteration"] + PLAN_UNITS["meet"] * meets) * schedule.iterations() + PLAN_UNITS["opcode"] * groups
+    """Each warp's cost units as run_frame_in_passes counts them (PLAN_UNITS, unit_terms)."""
+    weights = [PLAN_UNITS[unit] for unit in ("iteration", "meet", "opcode")]
+    return unit_terms(schedule.iterations, schedule.groups, meets) @ weights
 
 
 def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
@@ -407,18 +413,16 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
     take = np.argmin(units, axis=0)
     counted = by_way.copy()
     for k, (way, x) in enumerate(zip(PLAN_WAYS, schedules)):
-        plain = x.iterations() - x.scheduled   # iterations without a choice: each lane its own instruction
+        plain = x.iterations - x.scheduled   # iterations without a choice: each lane its own instruction
         counted[k] += cost("plan:count") * plain
         if way == "lanes":
             counted[k] += (cost("plan:meet") + cost("plan:held") - cost("plan:alone")) * plain
     sample = 2 / PLAN_PERIOD
     by_warp = (1 - len(ways) * sample) * by_way[take, np.arange(len(take))] + sample * counted.sum(axis=0)
-    warps = len(by_warp)
-    # each way's units' terms and issued instructions, warp by warp, for rank_units
-    terms = {w: dict(iterations=x.iterations().tolist(), groups=np.bincount(
-                 np.unique(x.pass_of) // 256 % warps, minlength=warps).tolist(), issued=by_way[k].tolist())
+    # each way's iterations, opcode groups and issued instructions, warp by warp, for rank_units
+    terms = {w: dict(iterations=x.iterations.tolist(), groups=x.groups.tolist(), issued=by_way[k].tolist())
              for k, (w, x) in enumerate(zip(PLAN_WAYS, schedules))}
-    return dict(policy=PLAN, warps=warps, way_warps={w: int((take == k).sum()) for k, w in enumerate(PLAN_WAYS)},
+    return dict(policy=PLAN, warps=len(by_warp), way_warps={w: int((take == k).sum()) for k, w in enumerate(PLAN_WAYS)},
                 issued_per_warp_frame=float(by_warp.sum()) / max(schedules[0].warp_frames, 1),
                 issued_per_warp=by_warp.tolist(),
                 ways={w: x["issued_per_warp_frame"] for w, (_, x) in zip(PLAN_WAYS, ways)}, terms=terms)
@@ -435,10 +439,18 @@ class Schedule:
     scheduled: np.ndarray
     waiting: np.ndarray
 
+    @functools.cached_property
     def iterations(self) -> np.ndarray:
         """Each warp's iterations of its loop."""
         warps = self.num_envs // WARP
         return np.bincount(np.unique(self.slot_of) % warps, minlength=warps)
+
+    @functools.cached_property
+    def groups(self) -> np.ndarray:
+        """Each warp's groups of lanes that ran an instruction together (passes, or in a slot the
+        lanes of an opcode)."""
+        warps = self.num_envs // WARP
+        return np.bincount(np.unique(self.pass_of) // 256 % warps, minlength=warps)
 
 
 # The common path of the warp schedule's test for a polling lane (polls_timer: the PC in the
@@ -595,7 +607,7 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         # sample (planned adds the counting): a frame's; in lanes an iteration's alone; else an
         # iteration's that meets, and one's without a choice, and in slots a choice's (their
         # active lanes not counted)
-        iterations = schedule.iterations()
+        iterations = schedule.iterations
         frames_by_warp = lanes.frames[:schedule.num_envs].reshape(-1, WARP).sum(axis=1) / WARP
         if policy == "lanes":
             plan = cost("plan:frame") * frames_by_warp + cost("plan:alone") * iterations
@@ -838,11 +850,11 @@ def rank_units(records: list[dict], top: int = 5) -> str:
             if r["policy"] != PLAN or "terms" not in r:
                 continue
             t = [r["terms"][w] for w in PLAN_WAYS]
-            for k in range(r["warps"]):
-                features.append([[x["iterations"][k], x["iterations"][k] * (w != "lanes"), x["groups"][k]]
-                                 for w, x in zip(PLAN_WAYS, t)])
-                issued.append([x["issued"][k] for x in t])
-                game_of.append((r["game"], r["age"]))
+            # warp by warp: each way's unit terms, and its issued instructions
+            features += np.stack([unit_terms(x["iterations"], x["groups"], w != "lanes") for w, x in zip(PLAN_WAYS, t)],
+                                 axis=1).tolist()
+            issued += np.array([x["issued"] for x in t]).T.tolist()
+            game_of += [(r["game"], r["age"])] * r["warps"]
     if not features:
         return "no plan results with their terms"
     features, issued = np.array(features, np.float64), np.array(issued)

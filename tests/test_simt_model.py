@@ -337,7 +337,7 @@ def test_lanes_runs_the_per_lane_schedule_with_the_plan_s_own_costs():
     assert np.array_equal(a.pass_of, b.pass_of) and per_lane["passes"] == alone["passes"]
     x, y = (sm.issue(lanes, s, p, costs, parts, 3.0, 11.0) for s, p in ((a, "per-lane"), (b, "lanes")))
     frames = lanes.frames[:64].reshape(-1, sm.WARP).sum(axis=1) / sm.WARP
-    assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx(7 * frames + b.iterations())
+    assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx(7 * frames + b.iterations)
 
 
 def test_the_plan_takes_each_warp_the_way_of_fewest_units():
