@@ -52,9 +52,11 @@ PYBIND11_MODULE(_core, m) {
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
-    m.attr("PLAN_WORDS") = (int)PLAN_WORDS;   // a warp's plan (console.h, WarpPlan): its words, ways, period
+    m.attr("PLAN_WORDS") = (int)PLAN_WORDS;   // a warp's plan (console.h, WarpPlan): its words, ways, periods
     m.attr("PLAN_WAYS") = (int)WAYS;
     m.attr("PLAN_PERIOD") = (int)PLAN_PERIOD;
+    m.attr("PLAN_FAR_QUARTERS") = (int)PLAN_FAR_QUARTERS;   // a far way's cost, in quarters of the least
+    m.attr("PLAN_FAR_PERIODS") = (int)PLAN_FAR_PERIODS;     // a far way sampled one period in these
     m.attr("PLAN_UNITS") = py::dict(py::arg("iteration") = (int)UNIT_ITERATION, py::arg("meet") = (int)UNIT_MEET,
                                     py::arg("opcode") = (int)UNIT_OPCODE);
     m.attr("STEP_BLOCK_LANES") = (int)STEP_BLOCK_LANES;   // the state kernels' blocks (console.h, LaneTiles)

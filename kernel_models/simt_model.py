@@ -378,11 +378,12 @@ def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: i
 
 # The warp schedule as built (console.h, run_frame_in_passes and WarpPlan): each warp in passes,
 # in slots or in lanes, whichever its cost units (plan_units) make cheapest, but for the 6 frames
-# of every PLAN_PERIOD that sample each way, 2 each.
+# of every PLAN_PERIOD that sample each way, 2 each; a far way's (over PLAN_FAR_QUARTERS / 4 of the
+# cheapest's units) one period in PLAN_FAR_PERIODS.
 PLAN = "plan"
 # the kernel's ways (console.h, Way) and the policies that replay them
 PLAN_WAYS = dict(passes="fstack+wait+join", slots="fstack+wait+join+slot1+stick4", lanes="lanes")
-PLAN_PERIOD = _core.PLAN_PERIOD
+PLAN_PERIOD, PLAN_FAR_QUARTERS, PLAN_FAR_PERIODS = _core.PLAN_PERIOD, _core.PLAN_FAR_QUARTERS, _core.PLAN_FAR_PERIODS
 PLAN_UNITS = _core.PLAN_UNITS   # console.h's PlanUnit
 
 
@@ -402,10 +403,11 @@ def plan_units(schedule: "Schedule", meets: bool = True) -> np.ndarray:
 
 def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
     """The plan's issued instructions from a replay of each way (PLAN_WAYS' order: the schedule and
-    its issue()): each warp the way of fewest units, the sampled frames each way, where the kernel
-    counts units (`costs`' plan:count an iteration of every lane, in lanes as a warp that meets:
-    plan:meet and plan:held for plan:alone). All ways are measured on the same step here; the
-    kernel compares the frames it sampled, up to PLAN_PERIOD frames before."""
+    its issue()): each warp the way of fewest units, the sampled frames each way (a far way's one
+    period in PLAN_FAR_PERIODS), where the kernel counts units (`costs`' plan:count an iteration
+    of every lane, in lanes as a warp that meets: plan:meet and plan:held for plan:alone). All
+    ways are measured on the same step here; the kernel compares the frames it sampled, up to
+    PLAN_PERIOD frames before (PLAN_FAR_PERIODS periods, a far way's)."""
     cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
     schedules = [w[0] for w in ways]
     units = np.stack([plan_units(x, way != "lanes") for way, x in zip(PLAN_WAYS, schedules)])
@@ -417,10 +419,13 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
         counted[k] += cost("plan:count") * plain
         if way == "lanes":
             counted[k] += (cost("plan:meet") + cost("plan:held") - cost("plan:alone")) * plain
-    sample = 2 / PLAN_PERIOD
-    by_warp = (1 - len(ways) * sample) * by_way[take, np.arange(len(take))] + sample * counted.sum(axis=0)
-    # each way's iterations, opcode groups and issued instructions, warp by warp, for rank_units
-    terms = {w: dict(iterations=x.iterations.tolist(), groups=x.groups.tolist(), issued=by_way[k].tolist())
+    far = 4 * units > PLAN_FAR_QUARTERS * units.min(axis=0)
+    sample = np.where(far, 1 / PLAN_FAR_PERIODS, 1) * 2 / PLAN_PERIOD   # each way's share of frames, warp by warp
+    by_warp = (1 - sample.sum(axis=0)) * by_way[take, np.arange(len(take))] + (sample * counted).sum(axis=0)
+    # each way's iterations, opcode groups and issued instructions, in sampled frames too, warp by
+    # warp, for rank_units
+    terms = {w: dict(iterations=x.iterations.tolist(), groups=x.groups.tolist(), issued=by_way[k].tolist(),
+                     counted=counted[k].tolist())
              for k, (w, x) in enumerate(zip(PLAN_WAYS, schedules))}
     return dict(policy=PLAN, warps=len(by_warp), way_warps={w: int((take == k).sum()) for k, w in enumerate(PLAN_WAYS)},
                 issued_per_warp_frame=float(by_warp.sum()) / max(schedules[0].warp_frames, 1),

@@ -424,6 +424,25 @@ def test_warp_schedule_holds_each_way_as_the_cpu_backend(device, way):
     assert run.ends >= run.gpu.num_envs and run.redone > 0, (run.ends, run.redone)
 
 
+@pytest.mark.parametrize("period", [1, _core.PLAN_FAR_PERIODS])
+def test_warp_schedule_samples_far_ways_less_often(device, period):
+    """A far way, one that cost over PLAN_FAR_QUARTERS / 4 of the cheapest a lane-instruction, is
+    sampled one period in PLAN_FAR_PERIODS (console.h, WarpPlan): passes made 100 times dearer
+    after a first period's samples keep that record through period 1, its frames run another way,
+    and are sampled again at period PLAN_FAR_PERIODS. The CPU backend's steps either way."""
+    run = warp_schedule_run("pong", device, 32, **V5)
+    run.run(2)   # 8 frames: the first period's six samples, and two more
+    plans = run.gpu._backend._warp_plans.view(-1, cuda.PLAN_WORDS)
+    assert plans[0, 0] == 8 and (plans[0, 1:1 + 2 * len(WAYS)] > 0).all(), plans[0]
+    plans[:, 0] = period * _core.PLAN_PERIOD
+    plans[:, 1] *= 100   # passes' cost
+    far = plans.cpu()[0, 1].item()
+    run.run(2)
+    after = plans.cpu()[0].tolist()
+    assert after[0] == period * _core.PLAN_PERIOD + 8, after
+    assert (after[1] == far) == (period % _core.PLAN_FAR_PERIODS != 0), (far, after)
+
+
 # ---- on a GPU only: sizes, streams, devices, waiting -----------------------------------------
 
 @pytest.mark.cuda

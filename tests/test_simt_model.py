@@ -344,9 +344,10 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     """planned: a warp runs the way of fewest cost units (plan_units, console.h's PlanUnit: each
     iteration, each that meets, each opcode run), all but the 6 frames of every
     PLAN_PERIOD that sample each way, where the kernel counts (plan:count an iteration without a
-    choice; lanes as a warp that meets). Warp 0 runs 10 passes, or 30 slots of 2 opcodes (all
-    chosen), or 40 lanes' iterations of 2: passes; warp 1 100 passes, or 20 slots of 2 opcodes (5
-    chosen), or 60 of 2: slots."""
+    choice; lanes as a warp that meets), and a far way's (over PLAN_FAR_QUARTERS / 4 of the fewest
+    units) 2 frames in PLAN_FAR_PERIODS periods. Warp 0 runs 10 passes, or 30 slots of 2 opcodes
+    (all chosen), or 40 lanes' iterations of 2: passes, the others far; warp 1 100 passes (far),
+    or 20 slots of 2 opcodes (5 chosen), or 30 of 2: slots, lanes near."""
     import sass   # kernel_models/sass.py
 
     def schedule(iterations, groups, chosen):
@@ -358,21 +359,25 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     u = sm.PLAN_UNITS
     assert set(u) == {"iteration", "meet", "opcode"}
     units = lambda it, groups, meets=True: (u["iteration"] + u["meet"] * meets) * it + u["opcode"] * groups  # noqa: E731
-    passes, slots, lanes = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5]), schedule([40, 60], 2, [0, 0])
+    passes, slots, lanes = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5]), schedule([40, 30], 2, [0, 0])
     assert sm.plan_units(passes).tolist() == [units(10, 10), units(100, 100)]
     assert sm.plan_units(slots).tolist() == [units(30, 60), units(20, 40)]
-    assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(60, 120, False)]
+    assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(30, 60, False)]
     costs = {"plan:count": sass.Cost(instructions=2), "plan:meet": sass.Cost(instructions=3),
              "plan:held": sass.Cost(instructions=5), "plan:alone": sass.Cost(instructions=1)}
     r = sm.planned([(passes, dict(issued_by_warp=np.array([100.0, 1000.0]), issued_per_warp_frame=110.0)),
                     (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0)),
                     (lanes, dict(issued_by_warp=np.array([250.0, 300.0]), issued_per_warp_frame=55.0))], costs)
-    sample = 2 / sm.PLAN_PERIOD
-    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 - 1) * 40, 300 + (2 + 3 + 5 - 1) * 60]]
+    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 - 1) * 40, 300 + (2 + 3 + 5 - 1) * 30]]
     assert r["way_warps"] == dict(passes=1, slots=1, lanes=0)
+    assert [r["terms"][w]["counted"] for w in sm.PLAN_WAYS] == counted
+    sample, far = 2 / sm.PLAN_PERIOD, 2 / sm.PLAN_PERIOD / sm.PLAN_FAR_PERIODS
+    units = [[units(10, 10), units(30, 60), units(40, 80, False)], [units(100, 100), units(20, 40), units(30, 60, False)]]
+    assert [[4 * x > sm.PLAN_FAR_QUARTERS * min(warp) for x in warp] for warp in units] == \
+        [[False, True, True], [True, False, False]]
     assert r["issued_per_warp"] == pytest.approx(
-        [(1 - 3 * sample) * 100 + sample * sum(c[0] for c in counted),
-         (1 - 3 * sample) * 200 + sample * sum(c[1] for c in counted)])
+        [(1 - sample - 2 * far) * 100 + sample * counted[0][0] + far * (counted[1][0] + counted[2][0]),
+         (1 - 2 * sample - far) * 200 + far * counted[0][1] + sample * (counted[1][1] + counted[2][1])])
     assert r["issued_per_warp_frame"] == pytest.approx(sum(r["issued_per_warp"]) / 10)
 
 

@@ -152,9 +152,13 @@ static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 // cule/backends/cuda.py's warp_plans): in passes, in slots, or each lane on its own
 // (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two frames each way, counting
 // their cost units and the lanes' instructions, and until the next period runs the way whose cost
-// a lane-instruction was the least. Zeros: passes, until sampled.
+// a lane-instruction was the least. A far way, one that cost over PLAN_FAR_QUARTERS / 4 of the
+// least, is sampled one period in PLAN_FAR_PERIODS: on Beam Rider passes cost 3-4x slots, and
+// sampling them every period cost 1.6-2.5% (simt_model.py). Where a pair's first frame finds its
+// way far, the second runs the cheapest way, the way's record that one frame. Zeros: passes, until
+// sampled.
 enum Way : u32 { PASSES, SLOTS, LANES, WAYS };
-enum : u32 { PLAN_PERIOD = 256 };
+enum : u32 { PLAN_PERIOD = 256, PLAN_FAR_QUARTERS = 5, PLAN_FAR_PERIODS = 8 };
 // A sampled frame's cost units: each iteration of the loop, each that meets as a warp (in passes or
 // slots), each opcode the iteration's lanes run (a pass runs one); a choice of lanes adds none.
 // Weighed to rank the ways as simt_model.py's issued instructions do, warp by warp: of whole
@@ -166,14 +170,19 @@ struct WarpPlan {
     u32 cost[WAYS], instructions[WAYS];       // each way's sampled frames: cost units, lanes' instructions
     u32 pad;
 
-    CULE_HD static bool sampled(u32 frame) { return frame % PLAN_PERIOD < 2 * WAYS; }
-    CULE_HD u32 way() const {   // the way of the next frame
-        if (sampled(frames)) return frames % PLAN_PERIOD / 2;
+    CULE_HD u32 cheapest() const {   // the way of the least cost a lane-instruction, as sampled
         u32 best = PASSES;
         for (u32 w = PASSES + 1; w < WAYS; ++w)
             if ((u64)cost[w] * instructions[best] < (u64)cost[best] * instructions[w]) best = w;
         return best;
     }
+    CULE_HD bool sampled() const {   // whether the next frame is a sample (of way frames % PLAN_PERIOD / 2)
+        if (frames % PLAN_PERIOD >= 2 * WAYS) return false;
+        const u32 w = frames % PLAN_PERIOD / 2, best = cheapest();
+        const bool far = 4 * (u64)cost[w] * instructions[best] > PLAN_FAR_QUARTERS * (u64)cost[best] * instructions[w];
+        return !far || frames / PLAN_PERIOD % PLAN_FAR_PERIODS == 0;
+    }
+    CULE_HD u32 way() const { return sampled() ? frames % PLAN_PERIOD / 2 : cheapest(); }   // the next frame's
 };
 enum : u32 { PLAN_WORDS = sizeof(WarpPlan) / 4 };
 static_assert(sizeof(WarpPlan) % 8 == 0, "plans lie 8-byte aligned");
@@ -403,7 +412,7 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     const u32 lanes = warp_lanes();
     // the way, and COUNTING where the frame is sampled: one for the warp, as every lane's loop
     // meets; one word, as each word live through the loop took NVRTC a few registers more
-    const u32 mode = warp_min(lanes, plan->way() | (WarpPlan::sampled(plan->frames) ? COUNTING : 0));
+    const u32 mode = warp_min(lanes, plan->way() | (plan->sampled() ? COUNTING : 0));
     // Each lane's opcode's lanes' lowest (`same`: the lanes with the same value): the opcodes run.
     auto opcodes = [&](bool runs, u32 opcode) {
         const u32 same = warp_match(lanes, runs ? opcode : OTHER);
@@ -459,7 +468,7 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     }
     // every lane reads the plan before any writes it (the same words): they meet between, in warp_sum
     const u32 frames = plan->frames, w = frames % PLAN_PERIOD / 2;
-    const bool sampled = WarpPlan::sampled(frames);
+    const bool sampled = plan->sampled();
     const u32 was_cost = sampled ? plan->cost[w] : 0, was_instructions = sampled ? plan->instructions[w] : 0;
     const u32 ran = warp_sum(lanes, n);   // the lanes' instructions, timer waits' included
     plan->frames = frames + 1;
