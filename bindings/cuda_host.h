@@ -11,6 +11,7 @@
 #define __CUDA_ARCH__ 900
 
 #define __global__
+#define __launch_bounds__(...)
 #define __device__
 #define __host__
 #define __constant__

@@ -60,6 +60,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("PLAN_UNITS") = py::dict(py::arg("iteration") = (int)UNIT_ITERATION, py::arg("meet") = (int)UNIT_MEET,
                                     py::arg("opcode") = (int)UNIT_OPCODE);
     m.attr("STEP_BLOCK_LANES") = (int)STEP_BLOCK_LANES;   // the state kernels' blocks (console.h, LaneTiles)
+    m.attr("IN_PASSES_WARPS_PER_SM") = (int)IN_PASSES_WARPS_PER_SM;   // the in-passes kernel's launch bound
     m.attr("TIA_SLOT_BYTES") = (int)(TIA_LANE_WORDS * 4);   // a lane's TIA slot in the in-passes kernel
     m.attr("AREA_AXES_BYTES") = (int)(2 * sizeof(AreaAxis));   // an observation's two axes
     m.attr("END_REPEATED") = (int)END_REPEATED;   // cule_observe's sources (kernels/env/observe.h)

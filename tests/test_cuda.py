@@ -137,8 +137,9 @@ def test_launches_are_packed_by_parameter_name_from_the_kernels_declarations():
     with pytest.raises(OverflowError):
         cuda.pack_args("cule_area_axes", dict(axes=axes, screen_height=2**31, height=84, width=84))
     parsed = cuda.kernel_parameters('#define PARAMS \\\n    const u8 *a, \\\n    i32 n\n'
-                                    'extern "C" __global__ void k(PARAMS, u64* out) {}')
-    assert parsed == {"k": (("a", "u8*"), ("n", "i32"), ("out", "u64*"))}
+                                    'extern "C" __global__ void k(PARAMS, u64* out) {}\n'
+                                    'extern "C" __global__ void __launch_bounds__(64, 8)\nbound(i32 n) {}')
+    assert parsed == {"k": (("a", "u8*"), ("n", "i32"), ("out", "u64*")), "bound": (("n", "i32"),)}
 
 
 def test_the_kernels_step_config_is_the_cpu_backends():

@@ -30,14 +30,23 @@ def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
         nvrtc.compile_ptx("compute_80", source_name="broken.cu")
 
 
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_the_warp_schedule_fits_its_warps_an_sm(arch):
+    # the in-passes state kernel's launch bound (console.h, IN_PASSES_WARPS_PER_SM): an SM's 65,536
+    # registers hold that many warps; what it spills lies outside the interpreter (test_sass.py)
+    r = nvrtc.kernel_resources(arch, {"CULE_GAME": 0})["cule_step_in_passes"]
+    assert r["registers"] * 32 * _core.IN_PASSES_WARPS_PER_SM <= 65536, r
+
+
 def test_only_the_one_kernel_step_spills_registers():
-    # ptxas's report: the one-kernel step at the 255-register cap spills; the split step's and the
-    # warp schedule's state kernels keep everything in registers. Only the warp schedule's has
-    # shared memory: its block's TIA slots (console.h, LaneTiles).
+    # ptxas's report: the one-kernel step at the 255-register cap spills; the split step's state
+    # kernel and the render kernels keep everything in registers (the warp schedule's, bounded,
+    # spills around the frame's loop: test_the_warp_schedule_fits_its_warps_an_sm). Only the warp
+    # schedule's has shared memory: its block's TIA slots (console.h, LaneTiles).
     report = nvrtc.kernel_ptxas_report("sm_90", {"CULE_GAME": 0})
     assert set(KERNEL_NAMES) <= set(report)
     assert report["cule_step"]["spill_store_bytes"] > 0 and report["cule_step"]["spill_load_bytes"] > 0
-    for name in ("cule_step_logged", "cule_step_in_passes", "cule_render", "cule_render_by_clock"):
+    for name in ("cule_step_logged", "cule_render", "cule_render_by_clock"):
         assert report[name]["spill_store_bytes"] == report[name]["spill_load_bytes"] == 0, name
     slots = _core.STEP_BLOCK_LANES * _core.TIA_SLOT_BYTES
     assert {name: r["shared_bytes"] for name, r in report.items() if r["shared_bytes"]} == {"cule_step_in_passes": slots}

@@ -43,11 +43,13 @@ _POINTEES = {"i32": (torch.int32,), "u32": (torch.int32,), "u8": (torch.uint8, t
 
 
 def kernel_parameters(source: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    """Each entry point of `source` (kernels/cuda/kernels.cu): its parameters in order, (name,
-    type) with the type's pointer star and without const, the file's macros of parameters expanded."""
+    """Each entry point of `source` (kernels/cuda/kernels.cu), launch bounds or none: its parameters
+    in order, (name, type) with the type's pointer star and without const, the file's macros of
+    parameters expanded."""
     macros = {m[1]: m[2].replace("\\\n", " ") for m in re.finditer(r"^#define (\w+)((?:.*\\\n)*.*)$", source, re.M)}
     kernels = {}
-    for name, params in re.findall(r'^extern "C" __global__ void (\w+)\(([^)]*)\)', source, re.M):
+    entry = r'^extern "C" __global__ void (?:__launch_bounds__\([^)]*\)\s*)?(\w+)\(([^)]*)\)'
+    for name, params in re.findall(entry, source, re.M):
         words = " ".join(macros.get(w, w) for w in re.split(r"(\w+)", params))
         parsed = []
         for param in filter(None, (p.strip() for p in words.split(","))):

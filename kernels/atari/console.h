@@ -146,6 +146,12 @@ struct TiaSlot {
     u32 log_count;
 };
 enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
+// The in-passes state kernel's launch bound: 16 warps an SM, 128 registers a thread (NVRTC's own
+// choice was 144 on sm_90, 14 warps), so that 65,536 envs run in one wave on an H100's 132 SMs.
+// Its spills (20 bytes on sm_90) lie in the step's code around the frame's loop and in the
+// cartridge's calls out of line; the loop's machine code is no longer (tests/test_sass.py,
+// docs/results.md).
+enum : u32 { IN_PASSES_WARPS_PER_SM = 16 };
 static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 
 // How a warp of the warp schedule runs its frames, kept from frame to frame (a record a warp,

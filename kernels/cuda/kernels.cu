@@ -78,9 +78,11 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
 
 // The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
 // each warp of the launch, num_envs rounded up to whole warps; `warp_plans`: a WarpPlan, PLAN_WORDS
-// words, each, zeros at first): the same results as cule_step_logged's.
-extern "C" __global__ void cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
-                                               u8* truncated, i32 num_envs, u8* warp_ram, u32* warp_plans) {
+// words, each, zeros at first): the same results as cule_step_logged's. Bounded to
+// IN_PASSES_WARPS_PER_SM warps an SM (console.h).
+extern "C" __global__ void __launch_bounds__(STEP_BLOCK_LANES, IN_PASSES_WARPS_PER_SM * WARP_LANES / STEP_BLOCK_LANES)
+cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated, i32 num_envs,
+                    u8* warp_ram, u32* warp_plans) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
                          config, skip, inputs, jobs, rewards, terminated, truncated, num_envs, warp_ram, warp_plans);
 }
