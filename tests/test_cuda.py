@@ -449,7 +449,7 @@ def test_warp_schedule_samples_far_ways_less_often(device, period):
 @pytest.mark.cuda
 @pytest.mark.parametrize("game", ["pong", "breakout"])
 def test_512_envs(game):
-    """Many blocks of the state kernel (8 of 64 threads) and of the replay kernel, the game folded
+    """Many blocks of the state kernel (16 of 32 threads) and of the replay kernel, the game folded
     into its module as CuleEnv compiles it by default."""
     run = Run(game, "cuda", 512, **V5, max_num_frames_per_episode=400)
     assert run.run(150, state_every=50).ends >= 512

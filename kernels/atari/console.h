@@ -140,14 +140,17 @@ CULE_HD void ram_from_warp_tile(Console& c, const u8* lane) {
 // slot lies every TIA_LANE_WORDS words, an odd number, so that a warp's lanes reading one field
 // read 32 different banks: one access, whatever the field. The state kernels' blocks are
 // STEP_BLOCK_LANES threads (cule/backends/cuda.py launches them so), for which kernels.cu
-// declares the slots.
+// declares the slots: one warp, so that 4,096 envs reach 128 SMs, where blocks of two warps
+// filled 64 of an H100's 132 (ncu, 2026-11-26), and an SM's IN_PASSES_WARPS_PER_SM warps are as
+// many blocks, within the 32 an SM holds.
 struct TiaSlot {
     Tia tia;
     u32 log_count;
 };
-enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 64 };
+enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 32 };
 // The in-passes state kernel's launch bound: 16 warps an SM, 128 registers a thread (NVRTC's own
-// choice was 144 on sm_90, 14 warps), so that 65,536 envs run in one wave on an H100's 132 SMs.
+// choice was 144 on sm_90, 14 warps), so that 65,536 envs, 2,048 warps, run at once on an
+// H100's 132 SMs (2,112 warps; 1,848 at 14).
 // Its spills (20 bytes on sm_90) lie in the step's code around the frame's loop and in the
 // cartridge's calls out of line; the loop's machine code is no longer (tests/test_sass.py,
 // docs/results.md).
