@@ -358,9 +358,11 @@ def load_costs(path: Path) -> dict[str, dict[str, dict[str, Cost]]]:
 
 
 def use_kernels(directory: Path) -> None:
-    """Compile and read the kernel sources of `directory` (another commit's kernels/) instead."""
+    """Compile and read the kernel sources of `directory` (another commit's kernels/) instead: its
+    entry point and the headers it includes."""
     global CPU_SOURCE, CONSOLE_SOURCE
     nvrtc.KERNELS = Path(directory).resolve()
+    nvrtc.OPTIONS = tuple(f"-I{nvrtc.KERNELS}" if o.startswith("-I") else o for o in nvrtc.OPTIONS)
     CPU_SOURCE = nvrtc.KERNELS / "atari" / "cpu6502.h"
     CONSOLE_SOURCE = nvrtc.KERNELS / "atari" / "console.h"
 

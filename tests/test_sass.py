@@ -3,6 +3,8 @@ through nvdisasm (no GPU needed)."""
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kernel_models"))
 import sass  # noqa: E402
 
@@ -80,3 +82,22 @@ def test_local_memory_words_count_wide_loads():
     assert sass.local_words("@P0 STL [R1+0x10], R4") == 1
     assert sass.local_words("@!P1 STL.128 [R1], R4") == 4
     assert sass.local_words("LD.E.64 R4, desc[UR6][R2.64]") == 0   # global
+
+
+def test_another_kernels_directory_is_compiled_whole(tmp_path, monkeypatch):
+    """use_kernels (`--kernels`, another commit's kernels/): NVRTC compiles that directory's entry
+    point and the headers it includes, not this tree's."""
+    import shutil
+
+    from cule import nvrtc
+    for name in ("KERNELS", "OPTIONS"):
+        monkeypatch.setattr(nvrtc, name, getattr(nvrtc, name))
+    for name in ("CPU_SOURCE", "CONSOLE_SOURCE"):
+        monkeypatch.setattr(sass, name, getattr(sass, name))
+    shutil.copytree(nvrtc.KERNELS, tmp_path / "kernels")
+    console = tmp_path / "kernels" / "atari" / "console.h"
+    console.write_text("#error the other directory's console.h\n" + console.read_text())
+    sass.use_kernels(tmp_path / "kernels")
+    assert sass.CONSOLE_SOURCE == console
+    with pytest.raises(nvrtc.NvrtcError, match="the other directory's console.h"):
+        nvrtc.compile_cubin("sm_90", {"CULE_GAME": get_game("pong").index})
