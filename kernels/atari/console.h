@@ -162,8 +162,8 @@ static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 // (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two frames each way, counting
 // their cost units and the lanes' instructions, and until the next period runs the way whose cost
 // a lane-instruction was the least. A far way, one that cost over PLAN_FAR_QUARTERS / 4 of the
-// least, is sampled one period in PLAN_FAR_PERIODS: on Beam Rider passes cost 3-4x slots, and
-// sampling them every period cost 1.6-2.5% (simt_model.py). Where a pair's first frame finds its
+// least, is sampled one period in PLAN_FAR_PERIODS: on Beam Rider passes cost 3-4x per-lane, and
+// sampling them every period cost 1.4-2.3% more (simt_model.py, docs/results.md). Where a pair's first frame finds its
 // way far, the second runs the cheapest way, the way's record that one frame. Zeros: passes, until
 // sampled.
 enum Way : u32 { PASSES, SLOTS, LANES, WAYS };
