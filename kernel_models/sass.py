@@ -151,7 +151,9 @@ class Interpreter:
         # run_frame_in_passes's lines: the plan's for a frame (before and after the loop), for a
         # lane on its own (alone), for a warp that meets (meet) and then runs a slot of every lane
         # (held, and count where it counts) or chooses (choice, and slots in the way of slots);
-        # the rest of the loop runs every iteration
+        # the rest of the loop's turn (iteration: its tests of the way, of the lane's end, of a
+        # call), but for the call of cpu_run (the loop's) and the test that keeps a lane alone in
+        # it (lanes), which run every instruction
         frame_loop = line("for (;;)")
         body, alone = branch(frame_loop), branch(line("if (mode == LANES) {"))
         held = branch(line("if (held) {"))
@@ -164,6 +166,8 @@ class Interpreter:
         plan.update({line("if (mode & COUNTING)"): "count", line("cost += UNIT_ITERATION + (mode"): "count",
                      line("if (held) {"): "meet", held[-1] + 1: "meet"})
         plan.update({line("calls.enter(code);"): "call", line("calls.leave();"): "call"})   # a JSR's, a return's
+        plan.update({n: "iteration" for n in body if n not in plan and "n += cpu_run(" not in console[n - 1]})
+        plan[line("while (mode == LANES")] = "lanes"
         run = find("CULE_INLINE u32 cpu_run(")
         run_end = next(i + 1 for i in range(run, len(lines)) if lines[i].startswith("}"))
         access = frozenset(i + 1 for i, t in enumerate(console)

@@ -405,7 +405,7 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
     """The plan's issued instructions from a replay of each way (PLAN_WAYS' order: the schedule and
     its issue()): each warp the way of fewest units, the sampled frames each way (a far way's one
     period in PLAN_FAR_PERIODS), where the kernel counts units (`costs`' plan:count an iteration
-    of every lane, in lanes as a warp that meets: plan:meet and plan:held for plan:alone). All
+    of every lane, in lanes as a warp that meets: plan:meet, plan:held, plan:iteration). All
     ways are measured on the same step here; the kernel compares the frames it sampled, up to
     PLAN_PERIOD frames before (PLAN_FAR_PERIODS periods, a far way's)."""
     cost = lambda name: costs[name].instructions if name in costs else 0  # noqa: E731
@@ -418,7 +418,7 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
         plain = x.iterations - x.scheduled   # iterations without a choice: each lane its own instruction
         counted[k] += cost("plan:count") * plain
         if way == "lanes":
-            counted[k] += (cost("plan:meet") + cost("plan:held") - cost("plan:alone")) * plain
+            counted[k] += (cost("plan:meet") + cost("plan:held") + cost("plan:iteration")) * plain
     far = 4 * units > PLAN_FAR_QUARTERS * units.min(axis=0)
     sample = np.where(far, 1 / PLAN_FAR_PERIODS, 1) * 2 / PLAN_PERIOD   # each way's share of frames, warp by warp
     by_warp = (1 - sample.sum(axis=0)) * by_way[take, np.arange(len(take))] + (sample * counted).sum(axis=0)
@@ -609,15 +609,18 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         lanes_run += choosing_cost * schedule.waiting.sum()
         per_warp += choosing_cost * schedule.scheduled
         # the plan's own (console.h, WarpPlan; sass.py's plan:<part>), as in frames it does not
-        # sample (planned adds the counting): a frame's; in lanes an iteration's alone; else an
-        # iteration's that meets, and one's without a choice, and in slots a choice's (their
-        # active lanes not counted)
+        # sample (planned adds the counting): a frame's; in lanes the test that keeps a lane in
+        # cpu_run's loop an iteration, and two turns of the outer loop a frame (the second alone);
+        # else every turn, one that meets, and one without a choice, and in slots a choice's
+        # (their active lanes not counted)
         iterations = schedule.iterations
         frames_by_warp = lanes.frames[:schedule.num_envs].reshape(-1, WARP).sum(axis=1) / WARP
         if policy == "lanes":
-            plan = cost("plan:frame") * frames_by_warp + cost("plan:alone") * iterations
+            plan = ((cost("plan:frame") + 2 * cost("plan:iteration") + cost("plan:alone")) * frames_by_warp
+                    + cost("plan:lanes") * iterations)
         else:
-            plan = (cost("plan:frame") * frames_by_warp + cost("plan:meet") * iterations
+            plan = (cost("plan:frame") * frames_by_warp
+                    + (cost("plan:iteration") + cost("plan:lanes") + cost("plan:meet")) * iterations
                     + cost("plan:held") * (iterations - schedule.scheduled)
                     + (cost("plan:slots") * schedule.scheduled if "slot" in policy else 0))
             # a call's site kept or dropped (CallSites), once an iteration some lane runs a JSR or a return

@@ -309,7 +309,8 @@ def test_issue_gives_each_warp_what_it_issues_alone(policy):
     costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5),
              "plan:frame": sass.Cost(instructions=7), "plan:held": sass.Cost(instructions=2),
              "plan:slots": sass.Cost(instructions=4), "plan:meet": sass.Cost(instructions=3),
-             "plan:alone": sass.Cost(instructions=1)}
+             "plan:alone": sass.Cost(instructions=1), "plan:iteration": sass.Cost(instructions=6),
+             "plan:lanes": sass.Cost(instructions=2)}
     parts = [("", "", False, False)] * 256
     lanes = lanes_from(random_streams(np.random.default_rng(2), envs=96), polling=(30, 31))
 
@@ -326,26 +327,28 @@ def test_issue_gives_each_warp_what_it_issues_alone(policy):
 
 def test_lanes_runs_the_per_lane_schedule_with_the_plan_s_own_costs():
     """The lanes way replays as per-lane (every lane its own instruction each iteration) and issues
-    per-lane's instructions, the plan's for a frame and each iteration alone added."""
+    per-lane's instructions, the plan's added: a frame's (and two turns of its loop, the second
+    alone), and each iteration the test that keeps a lane in cpu_run's loop."""
     import sass   # kernel_models/sass.py
 
     costs = {"loop": sass.Cost(instructions=9), "fetch": sass.Cost(instructions=5),
-             "plan:frame": sass.Cost(instructions=7), "plan:alone": sass.Cost(instructions=1)}
+             "plan:frame": sass.Cost(instructions=7), "plan:alone": sass.Cost(instructions=1),
+             "plan:iteration": sass.Cost(instructions=6), "plan:lanes": sass.Cost(instructions=2)}
     parts = [("", "", False, False)] * 256
     lanes = lanes_from(random_streams(np.random.default_rng(3), envs=64), polling=(30, 31))
     (per_lane, a), (alone, b) = sm.replay(lanes, "per-lane"), sm.replay(lanes, "lanes")
     assert np.array_equal(a.pass_of, b.pass_of) and per_lane["passes"] == alone["passes"]
     x, y = (sm.issue(lanes, s, p, costs, parts, 3.0, 11.0) for s, p in ((a, "per-lane"), (b, "lanes")))
     frames = lanes.frames[:64].reshape(-1, sm.WARP).sum(axis=1) / sm.WARP
-    assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx(7 * frames + b.iterations)
+    assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx((7 + 2 * 6 + 1) * frames + 2 * b.iterations)
 
 
 def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     """planned: a warp runs the way of fewest cost units (plan_units, console.h's PlanUnit: each
-    iteration, each that meets, each opcode run), all but the 6 frames of every
-    PLAN_PERIOD that sample each way, where the kernel counts (plan:count an iteration without a
-    choice; lanes as a warp that meets), and a far way's (over PLAN_FAR_QUARTERS / 4 of the fewest
-    units) 2 frames in PLAN_FAR_PERIODS periods. Warp 0 runs 10 passes, or 30 slots of 2 opcodes
+    iteration, each that meets, each opcode run), all but the 6 frames of every PLAN_PERIOD that
+    sample each way, where the kernel counts (plan:count an iteration without a choice; lanes as a
+    warp that meets every turn), and a far way's (over PLAN_FAR_QUARTERS / 4 of the fewest units)
+    2 frames in PLAN_FAR_PERIODS periods. Warp 0 runs 10 passes, or 30 slots of 2 opcodes
     (all chosen), or 40 lanes' iterations of 2: passes, the others far; warp 1 100 passes (far),
     or 20 slots of 2 opcodes (5 chosen), or 30 of 2: slots, lanes near."""
     import sass   # kernel_models/sass.py
@@ -364,11 +367,11 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     assert sm.plan_units(slots).tolist() == [units(30, 60), units(20, 40)]
     assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(30, 60, False)]
     costs = {"plan:count": sass.Cost(instructions=2), "plan:meet": sass.Cost(instructions=3),
-             "plan:held": sass.Cost(instructions=5), "plan:alone": sass.Cost(instructions=1)}
+             "plan:held": sass.Cost(instructions=5), "plan:iteration": sass.Cost(instructions=4)}
     r = sm.planned([(passes, dict(issued_by_warp=np.array([100.0, 1000.0]), issued_per_warp_frame=110.0)),
                     (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0)),
                     (lanes, dict(issued_by_warp=np.array([250.0, 300.0]), issued_per_warp_frame=55.0))], costs)
-    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 - 1) * 40, 300 + (2 + 3 + 5 - 1) * 30]]
+    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 + 4) * 40, 300 + (2 + 3 + 5 + 4) * 30]]
     assert r["way_warps"] == dict(passes=1, slots=1, lanes=0)
     assert [r["terms"][w]["counted"] for w in sm.PLAN_WAYS] == counted
     sample, far = 2 / sm.PLAN_PERIOD, 2 / sm.PLAN_PERIOD / sm.PLAN_FAR_PERIODS

@@ -412,7 +412,10 @@ struct CallSites {
 //           opcodes)), and then STICK - 1 slots of every lane without choosing
 //           (simt_model.py's fstack+wait+join+slot1+stick4);
 //   LANES   every lane its own instructions, as the split step's state kernel (Amidar, Battle Zone:
-//           slots pay for choices that find nothing); the lanes do not meet, but in sampled frames.
+//           slots pay for choices that find nothing); the lanes do not meet, but in sampled frames,
+//           and run on to the frame's end in the loop around cpu_run: a test an instruction, where
+//           a turn of the outer loop tested its way and a call's (a second copy of the interpreter
+//           for this way took NVRTC 172 registers).
 // Cost units (PlanUnit) are counted in the sampled frames alone.
 template <class Bus>
 CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
@@ -470,7 +473,8 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
         if (run) {
             if (opcode == JSR)
                 calls.enter(code);
-            n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
+            do n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);   // LANES: on to the frame's end
+            while (mode == LANES && n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted);
             if (opcode == RTS || opcode == RTI)
                 calls.leave();
         }
