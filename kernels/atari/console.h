@@ -162,10 +162,10 @@ static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
 // (run_frame_in_passes). Every PLAN_PERIOD frames the warp runs two frames each way, counting
 // their cost units and the lanes' instructions, and until the next period runs the way whose cost
 // a lane-instruction was the least. A far way, one that cost over PLAN_FAR_QUARTERS / 4 of the
-// least, is sampled one period in PLAN_FAR_PERIODS: on Beam Rider passes cost 3-4x per-lane, and
-// sampling them every period cost 1.4-2.3% more (simt_model.py, docs/results.md). Where a pair's first frame finds its
-// way far, the second runs the cheapest way, the way's record that one frame. Zeros: passes, until
-// sampled.
+// least, is sampled one period in PLAN_FAR_PERIODS: Beam Rider's passes cost 3-4x per-lane, and
+// sampling them every period cost it 1.4-2.3% (simt_model.py, docs/results.md). Where a pair's
+// first frame finds its way far, the second runs the cheapest way, the way's record that one
+// frame. Zeros: passes, until sampled.
 enum Way : u32 { PASSES, SLOTS, LANES, WAYS };
 enum : u32 { PLAN_PERIOD = 256, PLAN_FAR_QUARTERS = 5, PLAN_FAR_PERIODS = 8 };
 // A sampled frame's cost units: each iteration of the loop, each that meets as a warp (in passes or
