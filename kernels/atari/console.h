@@ -150,9 +150,9 @@ struct TiaSlot {
 enum : u32 { TIA_LANE_WORDS = sizeof(TiaSlot) / 4 | 1, STEP_BLOCK_LANES = 32 };
 // The in-passes state kernel's launch bound: 16 warps an SM, 128 registers a thread (NVRTC's own
 // choice was 144 on sm_90, 14 warps), so that 65,536 envs, 2,048 warps, run at once on an
-// H100's 132 SMs (2,112 warps; 1,848 at 14).
-// Its spills (20 bytes on sm_90) lie in the step's code around the frame's loop and in the
-// cartridge's calls out of line; the loop's machine code is no longer (tests/test_sass.py,
+// H100's 132 SMs (2,112 warps; 1,848 at 14). Its spills (20 bytes on sm_90) lie in the step's
+// code around the frame's loop and in the cartridge's calls out of line, and the bound moved no
+// part of the interpreter by more than 4 machine instructions (tests/test_sass.py,
 // docs/results.md).
 enum : u32 { IN_PASSES_WARPS_PER_SM = 16 };
 static_assert(sizeof(TiaSlot) % 4 == 0, "a lane's slot is whole words");
@@ -415,7 +415,7 @@ struct CallSites {
 //           slots pay for choices that find nothing); the lanes do not meet, but in sampled frames,
 //           and run on to the frame's end in the loop around cpu_run: a test an instruction, where
 //           a turn of the outer loop tested its way and a call's (a second copy of the interpreter
-//           for this way took NVRTC 172 registers).
+//           for this way took NVRTC 172 registers, and at the bound spilled 76 bytes).
 // Cost units (PlanUnit) are counted in the sampled frames alone.
 template <class Bus>
 CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
