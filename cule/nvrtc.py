@@ -19,10 +19,12 @@ if not KERNELS.is_dir():   # editable install: the sources stay in the repositor
 CUDA_ENTRY = "cuda/kernels.cu"
 # The flags every build of kernels/ shares (why each: setup.py), and NVRTC's options for the CUDA
 # entry points, here and in cule/backends/cuda.py: the shared flags in NVRTC's spelling (g++'s
-# -ffp-contract=off is its --fmad=false), without those for the host alone.
+# -ffp-contract=off is its --fmad=false), without those for the host alone. The headers' directory
+# (-I) is KERNELS's at each compile, so that another kernels/ (kernel_models/sass.py's
+# use_kernels) is compiled whole.
 COMPILE_FLAGS = tuple((KERNELS / "compile_flags.txt").read_text().split())
 _IN_NVRTC = {"-std=c++17": "-std=c++17", "-ffp-contract=off": "--fmad=false"}
-OPTIONS = (f"-I{KERNELS}", "--device-as-default-execution-space", *(_IN_NVRTC[f] for f in COMPILE_FLAGS if f in _IN_NVRTC))
+OPTIONS = ("--device-as-default-execution-space", *(_IN_NVRTC[f] for f in COMPILE_FLAGS if f in _IN_NVRTC))
 
 
 class NvrtcError(RuntimeError):
@@ -87,7 +89,7 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
     prog = ctypes.c_void_p()
     check = _checker(lib)
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), source, source_name.encode(), 0, None, None), "create")
-    options = [f"--gpu-architecture={arch}", *OPTIONS]
+    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", *OPTIONS]
     options += [f"-D{k}={v}" for k, v in (defines or {}).items()] + (extra or [])
     argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
     try:

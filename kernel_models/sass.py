@@ -366,7 +366,6 @@ def use_kernels(directory: Path) -> None:
     entry point and the headers it includes."""
     global CPU_SOURCE, CONSOLE_SOURCE
     nvrtc.KERNELS = Path(directory).resolve()
-    nvrtc.OPTIONS = tuple(f"-I{nvrtc.KERNELS}" if o.startswith("-I") else o for o in nvrtc.OPTIONS)
     CPU_SOURCE = nvrtc.KERNELS / "atari" / "cpu6502.h"
     CONSOLE_SOURCE = nvrtc.KERNELS / "atari" / "console.h"
 

@@ -90,8 +90,7 @@ def test_another_kernels_directory_is_compiled_whole(tmp_path, monkeypatch):
     import shutil
 
     from cule import nvrtc
-    for name in ("KERNELS", "OPTIONS"):
-        monkeypatch.setattr(nvrtc, name, getattr(nvrtc, name))
+    monkeypatch.setattr(nvrtc, "KERNELS", nvrtc.KERNELS)
     for name in ("CPU_SOURCE", "CONSOLE_SOURCE"):
         monkeypatch.setattr(sass, name, getattr(sass, name))
     shutil.copytree(nvrtc.KERNELS, tmp_path / "kernels")

@@ -127,7 +127,7 @@ SPECIALISE = True
 def _nvrtc_module(game_index: int | None, device_index: int) -> dict:
     """The entry points of kernels/cuda/kernels.cu on one device, for one game or (None) all."""
     cupy = _import_cupy()
-    options = (*nvrtc.OPTIONS, f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")
+    options = (f"-I{KERNELS}", *nvrtc.OPTIONS, f"-DCULE_SOURCE_DIGEST=0x{source_digest()}")
     if game_index is not None:
         options += (f"-DCULE_GAME={game_index}",)
     options += tuple(os.environ.get("CULE_NVRTC_OPTIONS", "").split())   # tuning, e.g. --maxrregcount=96
