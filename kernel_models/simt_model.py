@@ -26,7 +26,9 @@ of 32 consecutive envs, as the kernels do, and replays each warp under a schedul
   lanes       as per-lane, in the warp schedule's kernel (its LANES way)
   plan        as built (console.h, WarpPlan): each warp the way of fstack+wait+join,
               fstack+wait+join+slot1+stick4 and lanes its cost units make cheapest (plan_units),
-              but for the frames that sample each
+              but for the frames that sample each; its own_code: the same on the warp schedule's
+              kernel's own machine code (own_costs), where the ways are on the plain kernel's
+              interpreter (in_passes_costs), told apart from per-lane by their schedule alone
 
 Every policy runs a warp frame by frame (lanes whose frame has ended wait for the others, as the
 kernels' loops reconverge), and every lane runs its own instructions in its own order: a policy
@@ -478,9 +480,24 @@ def schedule_cost(costs: dict) -> int:
 
 def in_passes_costs(costs: dict) -> dict:
     """The costs the warp schedule's policies run on: the interpreter's parts as the plain state
-    kernel compiles them, the loop and the plan's parts as the warp schedule's kernel does."""
+    kernel compiles them, the loop and the plan's parts as the warp schedule's kernel does, so that
+    the policies differ from per-lane by their schedule alone."""
     return {**costs["cule_step_logged"], "loop": costs["cule_step_in_passes"]["loop"],
             **{part: c for part, c in costs["cule_step_in_passes"].items() if part.startswith("plan:")}}
+
+
+def own_costs(costs: dict) -> dict:
+    """The warp schedule's kernel's own machine code, every part (one it lacks: the plain state
+    kernel's): what it issues. Its Bus reaches the RAM tile and the TIA slot, and NVRTC compiles
+    the interpreter's parts otherwise under its register bound: an absolute address's mode 76
+    machine instructions against 66 on sm_90, the opcode's fetch 40 against 46. At the machine
+    code ncu profiled (PROFILED_COSTS, calibrate_logged) these gave the warp schedule's kernel
+    1.06x ncu's issued instructions, the plain kernel's parts 1.08x."""
+    own = costs["cule_step_in_passes"]
+    out = {**costs["cule_step_logged"], **own}
+    if "plan:choice" not in own:   # before the plan's parts the choice lay in the loop: schedule_cost's
+        out["loop"] = costs["cule_step_logged"]["loop"]
+    return out
 
 # The Bus's slow paths (kernel_models/sass.py's parts slow:<path>): a cartridge access outside the
 # window of plain reads (the opcode's fetch, an operand's read, any write to the cartridge: a bank
@@ -759,7 +776,7 @@ def calibrate_logged(lanes: Lanes, parts: list) -> dict:
     NCU_AGE): the chip cost that gives the split step's state kernel (per-lane) ncu's issued
     instructions per warp-frame (the mean of its two figures), and with CHIP_COST each kernel's
     issued instructions and active threads against ncu's; the warp schedule's kernel is not fitted,
-    so it checks the model."""
+    so it checks the model: on the plain kernel's parts and on its own (own_costs)."""
     costs = load_profiled_costs()
     out = dict(profiled_costs=PROFILED_COSTS.name, chip_cost=CHIP_COST, kernels={})
     for step, kernel, policy in (("split", "cule_step_logged", "per-lane"),
@@ -778,6 +795,9 @@ def calibrate_logged(lanes: Lanes, parts: list) -> dict:
         if step == "split":
             per_call = model[1.0]["issued_per_warp_frame"] - model[0.0]["issued_per_warp_frame"]
             entry["chip_cost_fit"] = (np.mean(measured) - model[0.0]["issued_per_warp_frame"]) / per_call
+        else:   # and on its own machine code (own_costs)
+            own = issue(lanes, schedule, policy, own_costs(costs), parts, CHIP_COST, choosing)["issued_per_warp_frame"]
+            entry.update(own_code_issued_per_warp_frame=own, own_code_over_ncu=own / np.mean(measured))
         out["kernels"][kernel] = entry
     return out
 
@@ -901,25 +921,32 @@ def plan_table(records: list[dict]) -> str:
     for record in records:
         for r in record["results"]:
             if r.get("kernel") == "built" and r["policy"] in ("per-lane", PLAN):
-                by.setdefault(r["game"], {}).setdefault(r["age"], {})[r["policy"]] = r["issued_per_warp_frame"]
+                x = by.setdefault(r["game"], {}).setdefault(r["age"], {})
+                x[r["policy"]] = r["issued_per_warp_frame"]
+                if "own_code" in r:
+                    x["own"] = r["own_code"]["issued_per_warp_frame"]
     ages = sorted({age for ages_ in by.values() for age in ages_})
     lines = ["| game | " + " | ".join(f"{age} steps: per-lane, plan" for age in ages) + " |",
              "|---|" + "---|" * len(ages)]
-    above = []
+    above, own_above = [], []
     for game in sorted(by):
         cells = []
         for age in ages:
             x = by[game].get(age, {})
             if "per-lane" in x and PLAN in x:
                 ratio = x[PLAN] / x["per-lane"]
-                cells.append(f"{x['per-lane'] / 1e6:.2f}M, {x[PLAN] / 1e6:.2f}M ({ratio:.2f}x)")
+                own = f"; {x['own'] / x['per-lane']:.3f}x on its own code" if "own" in x else ""
+                cells.append(f"{x['per-lane'] / 1e6:.2f}M, {x[PLAN] / 1e6:.2f}M ({ratio:.3f}x{own})")
                 if ratio > 1:
                     above.append(f"{game} at {age}")
+                if x.get("own", 0) > x["per-lane"]:
+                    own_above.append(f"{game} at {age}")
             else:
                 cells.append("")
         lines.append(f"| {game} | " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"{len(by)} games; the plan above per-lane: {', '.join(above) or 'none'}")
+    lines.append(f"{len(by)} games; the plan above per-lane: {', '.join(above) or 'none'}; on its own code: "
+                 f"{', '.join(own_above) or 'none'}")
     return "\n".join(lines)
 
 
@@ -1003,12 +1030,14 @@ def main(argv: list[str] | None = None) -> None:
                 record["calibration_logged"] = calibrate_logged(lanes, parts)
                 for kernel, c in record["calibration_logged"]["kernels"].items():
                     fit = f"; chip cost fit {c['chip_cost_fit']:.1f}" if "chip_cost_fit" in c else ""
+                    if "own_code_over_ncu" in c:
+                        fit = f"; on its own code {c['own_code_issued_per_warp_frame']:9.0f} ({c['own_code_over_ncu']:.2f})"
                     print(f"{kernel:20s} issued/warp-frame {c['issued_per_warp_frame']:9.0f}, ncu "
                           f"{' and '.join(f'{x:9.0f}' for x in c['ncu_issued_per_warp_frame'])} "
                           f"(model/ncu {c['model_over_ncu']:.2f}); active threads {c['active_threads']:5.2f}, ncu "
                           f"{c['ncu_active_threads']:5.2f}{fit}")
             choosing = record["schedule_cost"][game]
-            in_passes = in_passes_costs(costs)
+            in_passes, own = in_passes_costs(costs), own_costs(costs)
             replays = {}
 
             def replayed(policy: str) -> tuple[dict, Schedule, dict]:
@@ -1025,11 +1054,16 @@ def main(argv: list[str] | None = None) -> None:
                 t = time.time()
                 if policy == PLAN:
                     r = planned([replayed(way)[1:] for way in PLAN_WAYS.values()], in_passes)
+                    ways = [(replayed(way)[1], issue(lanes, replayed(way)[1], way, own, parts, CHIP_COST, choosing))
+                            for way in PLAN_WAYS.values()]
+                    on_own = planned(ways, own)
+                    r["own_code"] = {k: on_own[k] for k in ("issued_per_warp_frame", "way_warps", "ways")}
                     r.update(facts, seconds=round(time.time() - t, 1), kernel="built")
                     record["results"].append(r)
                     taken = ", ".join(f"{n} {w}" for w, n in r["way_warps"].items())
                     print(f"{game:15s} age {age:5d} {policy:16s} issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
-                          f"warps: {taken}  ({r['seconds']} s)", flush=True)
+                          f"warps: {taken}; on its own code {on_own['issued_per_warp_frame']:9.0f}  ({r['seconds']} s)",
+                          flush=True)
                     continue
                 r, schedule, _ = replayed(policy)
                 r = dict(r)

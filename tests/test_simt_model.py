@@ -406,15 +406,41 @@ def test_rank_units_weighs_the_ways_picked_against_the_fewest():
 
 def test_the_plan_table_sets_the_plan_against_per_lane_game_by_game():
     """plan_table: runs' records merged (the halves of a run over every game), each game and age
-    its per-lane and plan figures and their ratio, and the games where the plan issues more."""
-    def row(game, age, policy, issued, kernel="built"):
-        return dict(game=game, age=age, policy=policy, issued_per_warp_frame=issued, kernel=kernel)
+    its per-lane and plan figures and their ratio, the plan's on its own machine code where the
+    run has it, and the games where the plan issues more, each way."""
+    def row(game, age, policy, issued, kernel="built", own=None):
+        r = dict(game=game, age=age, policy=policy, issued_per_warp_frame=issued, kernel=kernel)
+        return dict(r, own_code=dict(issued_per_warp_frame=own)) if own else r
 
-    halves = [dict(results=[row("pong", 100, "per-lane", 6e6), row("pong", 100, "plan", 2e6),
-                            row("pong", 100, "per-lane", 9e6, kernel="33f16b6")]),
+    halves = [dict(results=[row("pong", 100, "per-lane", 6e6), row("pong", 100, "plan", 2e6, own=2.1e6),
+                            row("pong", 100, "per-lane", 9e6, kernel="33f16b6"),
+                            row("seaquest", 100, "per-lane", 4e6), row("seaquest", 100, "plan", 3.96e6, own=4.04e6)]),
               dict(results=[row("amidar", 100, "per-lane", 3.6e6), row("amidar", 100, "plan", 3.8e6),
                             row("amidar", 100, "fstack+wait+join", 7.7e6)])]
     table = sm.plan_table(halves).splitlines()
     assert table[0] == "| game | 100 steps: per-lane, plan |"
-    assert table[2:4] == ["| amidar | 3.60M, 3.80M (1.06x) |", "| pong | 6.00M, 2.00M (0.33x) |"]
-    assert table[-1] == "2 games; the plan above per-lane: amidar at 100"
+    assert table[2:5] == ["| amidar | 3.60M, 3.80M (1.056x) |", "| pong | 6.00M, 2.00M (0.333x; 0.350x on its own code) |",
+                          "| seaquest | 4.00M, 3.96M (0.990x; 1.010x on its own code) |"]
+    assert table[-1] == "3 games; the plan above per-lane: amidar at 100; on its own code: seaquest at 100"
+
+
+def test_own_costs_are_the_warp_schedule_kernels_machine_code():
+    """own_costs: every part as the warp schedule's kernel compiles it, one it lacks as the plain
+    kernel's; in_passes_costs: the plain kernel's interpreter, the loop and plan parts its own;
+    before the plan's parts (no plan:choice), the loop stays the plain kernel's, as schedule_cost
+    charges the rest of the warp schedule's loop."""
+    import sass   # kernel_models/sass.py
+
+    c = lambda n: sass.Cost(instructions=n)  # noqa: E731
+    logged = {"loop": c(18), "fetch": c(46), "mode:ZP": c(26), "slow:cart@read": c(10)}
+    in_passes = {"loop": c(13), "fetch": c(40), "mode:ZP": c(29), "plan:choice": c(82), "plan:lanes": c(6)}
+    costs = dict(cule_step_logged=logged, cule_step_in_passes=in_passes)
+    own = sm.own_costs(costs)
+    assert {k: v.instructions for k, v in own.items()} == \
+        {"loop": 13, "fetch": 40, "mode:ZP": 29, "slow:cart@read": 10, "plan:choice": 82, "plan:lanes": 6}
+    mixed = sm.in_passes_costs(costs)
+    assert {k: v.instructions for k, v in mixed.items()} == \
+        {"loop": 13, "fetch": 46, "mode:ZP": 26, "slow:cart@read": 10, "plan:choice": 82, "plan:lanes": 6}
+    del in_passes["plan:choice"]
+    assert sm.own_costs(costs)["loop"].instructions == 18 and sm.own_costs(costs)["fetch"].instructions == 40
+    assert sm.schedule_cost(costs) == 13 - 18 + sm.POLL_TEST_COST
