@@ -60,6 +60,7 @@ With --per-warp each warp's issued instructions are kept too.
         plan --states <dir> --out <file> --resume --compact   # every game: hours, resumable
     python kernel_models/simt_model.py --table <file> ...      # the plan against per-lane, game by game
     python kernel_models/simt_model.py --units <file> ...      # how well PLAN_UNITS rank the plan's ways
+                                                               # (--own-code: on the kernel's own code)
 
 writes benchmarks/results/simt_model-<date>.json; benchmarks/plot_simt_model.py draws its lanes per
 pass against env age.
@@ -867,15 +868,18 @@ def machine() -> dict:
     return dict(cpu=cpu, cores=os.cpu_count(), python=platform.python_version(), numpy=np.__version__)
 
 
-def rank_units(records: list[dict], top: int = 5) -> str:
-    """How well units rank the plan's ways (PLAN_UNITS' terms, the plan results' `terms`): for each
-    warp of each game and age, the issued instructions of the way of fewest units against the
-    fewest, summed; for the kernel's units and the best of small whole weights (an iteration 1-10,
-    a meeting 0-4, an opcode 1-4), and the best chosen without each game in turn, on that game."""
+def rank_units(records: list[dict], top: int = 5, own_code: bool = False) -> str:
+    """How well units rank the plan's ways (PLAN_UNITS' terms, the plan results' `terms`, or with
+    `own_code` those on the warp schedule's kernel's own machine code): for each warp of each game
+    and age, the issued instructions of the way of fewest units against the fewest, summed; for the
+    kernel's units and the best of small whole weights (an iteration 1-10, a meeting 0-4, an opcode
+    1-4), and the best chosen without each game in turn, on that game."""
     features, issued, game_of = [], [], []
     for record in records:
         for r in record["results"]:
-            if r["policy"] != PLAN or "terms" not in r:
+            if own_code and r["policy"] == PLAN:
+                r = dict(r, terms=r.get("own_code", {}).get("terms"))
+            if r["policy"] != PLAN or not r.get("terms"):
                 continue
             t = [r["terms"][w] for w in PLAN_WAYS]
             # warp by warp: each way's unit terms, and its issued instructions
@@ -969,12 +973,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="runs' JSON files: print the plan against per-lane game by game (plan_table), run nothing")
     parser.add_argument("--units", type=Path, nargs="+", default=None,
                         help="runs' JSON files: how well units rank the plan's ways (rank_units), run nothing")
+    parser.add_argument("--own-code", action="store_true",
+                        help="with --units: the ways' instructions on the warp schedule's kernel's own machine code")
     args = parser.parse_args(argv)
     if args.table:
         print(plan_table([json.loads(path.read_text()) for path in args.table]))
         return
     if args.units:
-        print(rank_units([json.loads(path.read_text()) for path in args.units]))
+        print(rank_units([json.loads(path.read_text()) for path in args.units], own_code=args.own_code))
         return
     if args.envs <= 0 or args.envs % WARP:
         parser.error(f"--envs must be a positive multiple of {WARP}, got {args.envs}")
@@ -1057,7 +1063,7 @@ def main(argv: list[str] | None = None) -> None:
                     ways = [(replayed(way)[1], issue(lanes, replayed(way)[1], way, own, parts, CHIP_COST, choosing))
                             for way in PLAN_WAYS.values()]
                     on_own = planned(ways, own)
-                    r["own_code"] = {k: on_own[k] for k in ("issued_per_warp_frame", "way_warps", "ways")}
+                    r["own_code"] = {k: on_own[k] for k in ("issued_per_warp_frame", "way_warps", "ways", "terms")}
                     r.update(facts, seconds=round(time.time() - t, 1), kernel="built")
                     record["results"].append(r)
                     taken = ", ".join(f"{n} {w}" for w, n in r["way_warps"].items())

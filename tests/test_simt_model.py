@@ -402,6 +402,11 @@ def test_rank_units_weighs_the_ways_picked_against_the_fewest():
     units = [10 * (built["iteration"] + built["meet"] + built["opcode"]),
              10 * (built["iteration"] + built["meet"]) + 60 * built["opcode"], 12 * (built["iteration"] + built["opcode"])]
     assert lines[1].endswith(f": {[150.0, 120.0, 100.0][int(np.argmin(units))] / 100:.4f}")
+    # on the kernel's own code, where the lanes issue most, units that pick lanes pick the worst
+    plan["own_code"] = dict(terms=dict(passes=terms(10, 10, 150.0), slots=terms(10, 60, 120.0), lanes=terms(12, 12, 300.0)))
+    own = sm.rank_units([dict(results=[plan])], top=3, own_code=True).splitlines()
+    assert own[1].endswith(f": {[150.0, 120.0, 300.0][int(np.argmin(units))] / 120:.4f}")
+    assert sm.rank_units([dict(results=[dict(plan, own_code={})])], own_code=True) == "no plan results with their terms"
 
 
 def test_the_plan_table_sets_the_plan_against_per_lane_game_by_game():
