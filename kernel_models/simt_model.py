@@ -48,8 +48,10 @@ operand fetches, RAM, chip registers), the machine state's own global loads and 
 local memory the interpreter loads and stores (the GPU's Bus: word k of a warp's lanes side by
 side, a sector per group of 8 lanes), from the machine code of each part of the interpreter
 (kernel_models/sass.py; the Bus's slow paths, a chip's register or a bank switch, only when the
-trace takes them); what a TIA access does inside the chip, the TIA log and the frame buffers
-are not counted. Each policy runs on the kernel as built (kernel "built"); the per-lane policy
+trace takes them); what a TIA access does inside the chip and the frame buffers are not
+counted (kernel_models/memory_model.py counts them). The TIA log's event stores are counted
+apart (log_sectors), as built and interleaved across a warp's lanes, where a pass's lanes at one
+count of events share a sector (memory_model.py's log-interleaved assumes they always do). Each policy runs on the kernel as built (kernel "built"); the per-lane policy
 also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
 A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (calibrate_logged).
 With --per-warp each warp's issued instructions are kept too.
@@ -698,7 +700,32 @@ def memory(lanes: Lanes, pass_of: np.ndarray, slot_of: np.ndarray, n: int, warp_
             sectors += int((new_request | np.concatenate([[True], s[1:] != s[:-1]])[:len(g)]).sum()) if len(g) else 0
         out[f"sectors_per_request_{layout}"] = sectors / max(requests, 1)
         out[f"sectors_per_warp_frame_{layout}"] = sectors / max(warp_frames, 1)
+    out.update(log_sectors(lanes, pass_of, n, warp_frames))
     return out
+
+
+LOG_FRAMES = _core.TIA_LOG_FRAMES   # a step logs its last frames for its render (tia_log.h)
+
+
+def log_sectors(lanes: Lanes, pass_of: np.ndarray, n: int, warp_frames: float) -> dict:
+    """The TIA log's event stores (tia_log.h: each TIA access of the frames a step logs, a 32-bit
+    event at the lane's count) in 32-byte sectors per warp-frame: as built, each lane's log its own
+    (a sector a lane's store), and interleaved across a warp's lanes (event k of lane l at word
+    k x 32 + l: a pass's lanes at one count share a sector per group of 8)."""
+    ran = len(pass_of)
+    env = np.repeat(np.arange(n), lanes.count[:n])[:ran]
+    stores = []
+    for k in range(int(lanes.access_count[:ran].max(initial=0))):
+        g = np.flatnonzero(lanes.access_count[:ran] > k)
+        tia = (lanes.access_addr[lanes.first_access[g] + k].astype(np.int64) & 0x1080) == 0
+        stores.append(g[tia])
+    g = np.sort(np.concatenate(stores)) if stores else np.zeros(0, np.int64)   # an instruction a store, env by env
+    g = g[lanes.frame[g] >= lanes.frames[env[g]] - LOG_FRAMES]
+    count = np.arange(len(g)) - np.searchsorted(env[g], env[g])   # the lane's count at the store
+    lane = env[g] % WARP
+    interleaved = np.unique(np.stack([pass_of[g], count, lane // 8]), axis=1).shape[1] if len(g) else 0
+    frames = max(warp_frames, 1)
+    return dict(log_sectors_per_warp_frame_own=len(g) / frames, log_sectors_per_warp_frame_interleaved=interleaved / frames)
 
 
 ARCH = "sm_90"
@@ -1093,7 +1120,9 @@ def main(argv: list[str] | None = None) -> None:
                       f"{r['sectors_per_request_aos']:5.1f} tiles {r['sectors_per_request_tiles']:5.1f} soa "
                       f"{r['sectors_per_request_soa']:5.1f}  sectors/warp-frame aos "
                       f"{r['sectors_per_warp_frame_aos']:8.0f} tiles {r['sectors_per_warp_frame_tiles']:8.0f} soa "
-                      f"{r['sectors_per_warp_frame_soa']:8.0f}  ({r['seconds']} s)", flush=True)
+                      f"{r['sectors_per_warp_frame_soa']:8.0f}  log's sectors/warp-frame own "
+                      f"{r['log_sectors_per_warp_frame_own']:6.0f} interleaved {r['log_sectors_per_warp_frame_interleaved']:6.0f}"
+                      f"  ({r['seconds']} s)", flush=True)
         if args.resume:   # the game's results kept: its schedule cost marks it done
             args.out.write_text(json.dumps(record, indent=1) + "\n")
     path = args.out or new_result_path(f"simt_model-{record['date']}")

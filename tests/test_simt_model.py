@@ -449,3 +449,24 @@ def test_own_costs_are_the_warp_schedule_kernels_machine_code():
     del in_passes["plan:choice"]
     assert sm.own_costs(costs)["loop"].instructions == 18 and sm.own_costs(costs)["fetch"].instructions == 40
     assert sm.schedule_cost(costs) == 13 - 18 + sm.POLL_TEST_COST
+
+
+def test_log_sectors_share_a_sector_where_a_pass_stores_one_count():
+    """log_sectors: the TIA log's events of the logged frames (the last LOG_FRAMES), a store each
+    TIA access: each lane's own a sector a store; interleaved across the lanes, one a pass's
+    group of 8 lanes at one count. A warp whose lanes run one program in lockstep, each
+    instruction a TIA write (address 0x02), 4 frames of 5; then lane 0 reads RAM instead at its
+    last frame's first instruction, and its count runs one behind the others' for the rest."""
+    frames, per_frame = 4, 5
+    lanes = lanes_from([[(pc, 0xEA, f) for f in range(frames) for pc in range(per_frame)] for _ in range(sm.WARP)])
+    lanes.access_addr[:] = 0x02
+    logged = sm.LOG_FRAMES * per_frame
+
+    def sectors():
+        _, schedule = sm.replay(lanes, "min-pc")
+        x = sm.log_sectors(lanes, schedule.pass_of, sm.WARP, frames)
+        return x["log_sectors_per_warp_frame_own"] * frames, x["log_sectors_per_warp_frame_interleaved"] * frames
+
+    assert sectors() == (sm.WARP * logged, 4 * logged)   # 32 lanes: 4 groups of 8
+    lanes.access_addr[lanes.base[0] + (frames - 1) * per_frame] = 0x80
+    assert sectors() == (sm.WARP * logged - 1, 4 * logged + per_frame - 1)
