@@ -1,7 +1,7 @@
 #!/bin/bash
 # One call on a GPU machine: the checks, benchmarks and training runs that need a GPU. Logs and
 # results go to $OUT (default ./gpu-out). Stages, in the order given as arguments:
-#   build smoke test test-long steps bench variants ncu loop      the emulator: exact, fast
+#   build smoke test test-long steps bench variants ncu ncu-source loop      the emulator: exact, fast
 #   games games-ncu                                                 ... game by game
 #   cold-start pong pong-sticky torchrun train-fps train-fps-variants      training on one GPU
 #   host-memory                                                            host RAM at the GPU's scale
@@ -106,6 +106,19 @@ PY
           grep -E "$NCU_LINES" "$OUT/ncu-$step-$age.txt"
         done
       done ;;
+    ncu-source)   # per machine instruction, how often the in-passes state kernel ran it (ncu's source
+                  # counters; Pong, 6 steps old, as the ncu stage), and the module it ran (its CUBIN, with
+                  # line information), packed into ncu-source.tgz: the SIMT model charges each part of the
+                  # interpreter its static count, every inline path (docs/results.md); these give what ran
+      log "ncu source counters, in-passes, 6 steps"
+      src=/tmp/ncu-source
+      rm -rf $src && mkdir -p $src/cache
+      CUPY_CACHE_DIR=$src/cache CULE_NVRTC_OPTIONS=-lineinfo timeout ${NCU_TIMEOUT:-300} ncu --clock-control none \
+        -k regex:cule_step_in_passes -s 6 -c 1 --section SourceCounters -o $src/report -f \
+        python3 benchmarks/profile_step.py --gpu-step in-passes --steps 7 > $src/ncu.log 2>&1
+      ncu --import $src/report.ncu-rep --page source --csv --print-source sass > $src/source.csv 2> $src/source.err
+      tail -3 $src/ncu.log $src/source.err; head -c 400 $src/source.csv; echo
+      tar czf "$OUT/ncu-source.tgz" -C $src . ;;
     games)   # the default step against the split step on the Atari-57 (GAMES), GAMES_ENVS envs, one JSON
              # kept across calls (--resume): each game compiles its module first, so GAMES_TIMEOUT cuts a call
              # and the next goes on
