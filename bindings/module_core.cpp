@@ -50,6 +50,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("SCREEN_WIDTH") = (int)SCREEN_WIDTH;
     m.attr("RAM_BYTES") = (int)RAM_BYTES;
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
+    m.attr("TIA_LOG_EVENTS") = (int)TIA_LOG_EVENTS;
     m.attr("WARP_LANES") = (int)WARP_LANES;
     m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
     m.attr("PLAN_WORDS") = (int)PLAN_WORDS;   // a warp's plan (console.h, WarpPlan): its words, ways, periods

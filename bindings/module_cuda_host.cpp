@@ -68,7 +68,6 @@ static void define_memory_parts(py::module_& m) {
     m.attr("TIA_FIELDS") = py::tuple(tia_fields);
     m.attr("RENDER_JOB_PARTS") = py::make_tuple(
         py::make_tuple("log_tia", log + offsetof(TiaLog, start), sizeof(TiaLog::start)),
-        py::make_tuple("log_events", log + offsetof(TiaLog, events), sizeof(TiaLog::events)),
         py::make_tuple("log_counters", log, sizeof(TiaLog)),   // end, count, frames, whole, full
         py::make_tuple("start_machine", offsetof(RenderJob, start), sizeof(Machine)),
         py::make_tuple("job_rest", (size_t)0, sizeof(RenderJob)));

@@ -155,6 +155,8 @@ class VecEnv {
             if (split_render_) {   // the GPU's two passes, one env at a time
                 draw_left_behind(i);   // a step run again draws over both buffers as they were
                 ThreadJob& job = jobs_[thread];
+                job.log.events = job.events;   // each log its own run (tia_log.h)
+                job.log.step = 1;
 #ifdef CULE_TRACE   // each pass apart, as the GPU's kernels run them: the state pass, the replay
                 bool traced = (size_t)i < traces_.size();
                 trace::sink = traced ? &traces_[i] : nullptr;
@@ -577,6 +579,7 @@ class VecEnv {
     };
     struct ThreadJob : RenderJob {
         RenderStats stats;
+        TiaEvent events[TIA_LOG_EVENTS];
     };
     std::vector<ThreadJob> jobs_;
     std::vector<ShrinkScratch> scratch_;   // one per thread

@@ -15,12 +15,15 @@ layout of the envs' state:
               lane's access to them spans sectors of its own: the warp's sectors are the sum of its
               lanes'. Arrays of a few bytes an env (rewards, flags, RNG) put the lanes side by side;
               a warp's tile of RAM puts its lanes' byte k in one row; the ROM and the step's
-              settings are the same for every lane. The in-passes kernel keeps each lane's TIA in
-              shared memory for a frame (kernels.cu's `tia_slots`, console.h's LaneTiles): no
-              global sectors there, and a warp access is one shared-memory wavefront, its lanes'
-              slots an odd number of words apart (32 banks: no conflicts at one field).
+              settings are the same for every lane. The TIA logs' events put a warp's lanes' event
+              k side by side (tia_log.h), counted as if a warp's lanes stored and read one count
+              together (simt_model.py's log_sectors measures how often they do). The in-passes
+              kernel keeps each lane's TIA in shared memory for a frame (kernels.cu's `tia_slots`,
+              console.h's LaneTiles): no global sectors there, and a warp access is one
+              shared-memory wavefront, its lanes' slots an odd number of words apart (32 banks: no
+              conflicts at one field).
   <part>-interleaved   as aos, with one part of every env's state (the TIA's fields, the TIA log's
-              events, ...) interleaved across a warp's lanes, byte k of lane l at k x 32 + l: a warp
+              counters, ...) interleaved across a warp's lanes, byte k of lane l at k x 32 + l: a warp
               access at one offset then spans ceil(lanes x bytes / 32) sectors (not built)
   tia_hot-in-registers   the TIA's most accessed fields (TIA_HOT) in registers for a frame: a load
               and a store of each a frame instead of their accesses (not built)
@@ -67,7 +70,9 @@ LANES = {"cule_step_in_passes": 31.4, "cule_step_logged": 6.7, "cule_step": 6.7,
          "cule_render_by_clock": 31.7, "cule_redo": 1.0, "cule_hold_frames": 32.0}
 # The profiled kernels whose layout has changed since: ncu's figure is kept beside the model's as
 # the layout's before, not compared.
-NCU_LAYOUT_BEFORE = {"cule_step_in_passes": "each lane's TIA in global memory (before tia_slots)"}
+OWN_EVENTS = "each lane's log's events a run of its own (before log_events)"
+NCU_LAYOUT_BEFORE = {"cule_step_in_passes": "each lane's TIA in global memory (before tia_slots); " + OWN_EVENTS,
+                     "cule_step_logged": OWN_EVENTS, "cule_render": OWN_EVENTS, "cule_render_by_clock": OWN_EVENTS}
 # The TIA's fields most of its accesses touch (74% of them in Pong's state kernels: the model's
 # `tia_fields`, 2026-11-28), 28 bytes: the bookkeeping of every access's drawing up to its clock.
 TIA_HOT = ("clock_last_update", "clocks_to_end_of_line", "enabled", "clock_frame_start", "frame_pos",
@@ -79,9 +84,9 @@ CANDIDATES = {
     "tia-interleaved": dict(interleave=["tia"]),
     "tia_hot-in-registers": dict(registers=True),
     "tia_hot-in-registers+tia_rest-interleaved": dict(registers=True, interleave=["tia_rest"]),
-    "log-interleaved": dict(interleave=["log_events", "log_counters"]),
+    "log-interleaved": dict(interleave=["log_counters"]),
     "screens-interleaved": dict(interleave=["screens"]),
-    "all": dict(registers=True, interleave=["tia_rest", "log_events", "log_counters", "screens"]),
+    "all": dict(registers=True, interleave=["tia_rest", "log_counters", "screens"]),
 }
 # The kernels whose threads are envs (the render's: an env's shown frame), each lane's state its own
 # block: the others (a thread per row or byte of the observations) are counted, not modelled.
@@ -133,8 +138,8 @@ class Counter:
 
     def buffers(self, args: dict) -> list:
         """(name, address, bytes, element bytes) of each tensor argument: an env's element where the
-        tensor has one per env, a warp's for the RAM tiles and plans, else the whole tensor; and a lane's for
-        the in-passes kernel's TIA slots (a block's shared memory: this host thread's)."""
+        tensor has one per env, a warp's for the RAM tiles, plans and logs' events, else the whole tensor;
+        and a lane's for the in-passes kernel's TIA slots (a block's shared memory: this host thread's)."""
         import torch
 
         from cule import _core
@@ -144,7 +149,7 @@ class Counter:
             if not isinstance(t, torch.Tensor) or t.numel() == 0:
                 continue
             size = t.numel() * t.element_size()
-            if name in ("warp_ram", "warp_plans"):
+            if name in ("warp_ram", "warp_plans", "log_events"):
                 element = size // -(-n // WARP)
             elif t.dim() and t.shape[0] == n and name not in ("pool", "pool_screens"):
                 element = size // n
@@ -153,6 +158,9 @@ class Counter:
             out.append((name, t.data_ptr(), size, element))
         address, size = self.module.tia_slots()
         out.append(("tia_slots", address, size, _core.TIA_SLOT_BYTES))
+        if "log_events" not in args:   # the render kernels reach it through the jobs' logs (tia_log.h)
+            events = self.backend._log_events
+            out.append(("log_events", events.data_ptr(), events.numel() * 4, events.numel() * 4 // -(-n // WARP)))
         return out
 
 
@@ -160,6 +168,8 @@ def kind_of(buffer: str, element: int) -> str:
     """How a warp's lanes meet in a buffer: each its own sectors, side by side, or the same."""
     if buffer == "warp_ram":
         return "tile"
+    if buffer == "log_events":
+        return "interleaved"
     if buffer == "tia_slots":
         return "shared memory"
     if buffer in ("rom", "config", "skip", "axes", "warp_plans"):   # a warp's plan: every lane's the same
@@ -182,6 +192,9 @@ def warp_sectors(counts: dict, kind: str, element: int, lanes: float, interleave
             total += float(own.sum())
         elif kind == "side by side":   # lanes x element bytes, per instruction
             total += float(accesses.sum()) * math.ceil(lanes * element / SECTOR) / lanes
+        elif kind == "interleaved":    # the lanes' word k side by side
+            width = np.divide(nbytes, accesses, out=np.zeros_like(nbytes), where=accesses > 0)
+            total += float((accesses * np.ceil(lanes * width / SECTOR)).sum()) / lanes
         elif kind == "tile":           # a row of the tile: the lanes' byte k side by side
             total += float(accesses.sum()) * math.ceil(lanes / SECTOR) / lanes
         elif kind == "shared memory":  # not global memory (shared_wavefronts)

@@ -35,6 +35,10 @@ def test_sectors_per_layout():
     assert mm.warp_sectors(c, "own", 632, 8, interleaved) == 64 / 8 + 4   # 8 lanes' words: a sector
     assert mm.warp_sectors(c, "shared", 632, 32, None) == 96 / 32
     assert mm.warp_sectors(c, "tile", 632, 16, None) == 96 / 16
+    # the logs' events: a warp's lanes' word k side by side, 32 lanes' words four sectors, 8 lanes' one
+    assert mm.kind_of("log_events", 32 * 4) == "interleaved"
+    assert mm.warp_sectors(c, "interleaved", 632, 32, None) == 64 / 32 + 32 * 4 / 32
+    assert mm.warp_sectors(c, "interleaved", 632, 8, None) == 64 / 8 + 32 / 8
     assert mm.ideal_sectors(c) == (64 + 128) / 32
 
 
@@ -49,7 +53,7 @@ def test_the_counting_build_counts_every_access():
     state kernel touches the TIA's fields in its machines thousands of times a frame, and every
     candidate layout takes fewer sectors than the one built; the default state kernel touches
     them as often in its shared TIA slots, and its machines' TIA (and its log's count) only to copy
-    it in and out."""
+    it in and out, and stores its log's events in its warp's block."""
     script = f"""
 import sys, numpy as np, torch
 sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
@@ -76,8 +80,11 @@ assert slots["loads_per_lane_frame"] + slots["stores_per_lane_frame"] > 1000, sl
 assert state["shared_wavefronts_per_warp_frame"] > 0
 tia_bytes = _core.TIA_SLOT_BYTES
 assert state["parts"]["tia"]["accesses_per_lane_frame"] < 2 * tia_bytes, state["parts"]   # the copies, a frame
-# the log's count too is the slot's for the frame: its own counters a few accesses a frame, its events one each
+# the log's count too is the slot's for the frame: its own counters a few accesses a frame; its events,
+# a warp's interleaved, a store each TIA access of a logged frame
 assert state["parts"]["log_counters"]["accesses_per_lane_frame"] < 20 < split["parts"]["log_counters"]["accesses_per_lane_frame"]
+events = state["buffers"]["log_events"]
+assert events["kind"] == "interleaved" and events["stores_per_lane_frame"] > 100 and events["loads_per_lane_frame"] == 0, events
 assert {{f["field"] for f in state["tia_fields"][:3]}} <= set(mm.TIA_HOT), state["tia_fields"][:3]
 assert state["sectors_per_warp_frame"]["aos"] < layouts["aos"] / 4
 assert r["cule_render_by_clock"]["sectors_per_warp_frame"]["screens-interleaved"] < \\

@@ -20,8 +20,9 @@ STEPS = 60
 
 
 def state_layout() -> str:
-    """The layout of what a state holds: _core.layout() without the StepConfig, which no state holds."""
-    return str({k: v for k, v in _core.layout().items() if not k.startswith("step_config")})
+    """The layout of what a state holds: _core.layout() without the StepConfig and the render job,
+    which no state holds."""
+    return str({k: v for k, v in _core.layout().items() if not k.startswith(("step_config", "render_job"))})
 
 
 def play(env: CuleEnv, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

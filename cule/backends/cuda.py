@@ -32,13 +32,14 @@ STEP_BLOCK = _core.STEP_BLOCK_LANES   # threads per block of the state kernels (
 OBSERVE_BLOCK = 256    # threads per block of the observation kernel (one per byte)
 RENDER_BLOCK = 64      # threads per block of the render kernel (one per environment and shown frame)
 TIA_LOG_FRAMES = _core.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
+TIA_LOG_EVENTS = _core.TIA_LOG_EVENTS     # a log's events at most
 WARP_LANES = _core.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
 WARP_RAM_BYTES = _core.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
 PLAN_WORDS = _core.PLAN_WORDS             # a warp's plan: passes or slots (console.h, WarpPlan)
 # The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
 # scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
 _SCALARS = {"i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "u8": np.uint8}
-_POINTEES = {"i32": (torch.int32,), "u32": (torch.int32,), "u8": (torch.uint8, torch.bool),
+_POINTEES = {"i32": (torch.int32,), "u32": (torch.int32,), "TiaEvent": (torch.int32,), "u8": (torch.uint8, torch.bool),
              "u64": (torch.int64, torch.uint64)}
 
 
@@ -233,6 +234,8 @@ class CudaBackend:
         self._warp_ram = torch.zeros(warps * WARP_RAM_BYTES, dtype=torch.uint8, device=self.device)
         self._warp_plans = torch.zeros(warps * PLAN_WORDS, dtype=torch.int32, device=self.device)
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
+        # The logs' events, a block a warp, its lanes' events interleaved (tia_log.h)
+        self._log_events = torch.zeros(warps * WARP_LANES * TIA_LOG_EVENTS, dtype=torch.int32, device=self.device)
         self._observations = observations
         # The stacks: the last stack_num observations, oldest first, never handed out (only
         # copies of them are). Masked writes, so that the host never waits on a mask.
@@ -306,10 +309,10 @@ class CudaBackend:
         render = dict(jobs=self._jobs, screens=self._screens, screen_height=self._screen_height, skip=skip,
                       num_envs=n)
         if self.warp_schedule:
-            self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, warp_ram=self._warp_ram,
-                         warp_plans=self._warp_plans, warps=True)
+            self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, log_events=self._log_events,
+                         warp_ram=self._warp_ram, warp_plans=self._warp_plans, warps=True)
         else:
-            self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs)
+            self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs, log_events=self._log_events)
         if self._held is not None:   # the frames before the step, where it ended an episode, before they go
             self._launch("cule_hold_frames", n * self._screen_height, OBSERVE_BLOCK, held=self._held, jobs=self._jobs,
                          screens=self._screens, screen_height=self._screen_height, pooled=self._u8(self._pooled),

@@ -38,11 +38,18 @@ struct HotFields {
     u8 frame_done;
     Tia* tia;          // the console's, or with the warp schedule the lane's copy (TiaSlot)
     u32* log_count;    // the TIA log's count (TiaLog::count), or likewise the lane's copy; none unlogged
+    TiaEvent* log_events;   // the log's events and their step (TiaLog)
+    u32 log_step;
 };
 CULE_HD Tia& frame_tia(const HotFields& hot) { return *hot.tia; }
 CULE_HD Tia& frame_tia(Console& c) { return c.tia; }
-CULE_HD u32& frame_log_count(const HotFields& hot, TiaLog&) { return *hot.log_count; }
-CULE_HD u32& frame_log_count(Console&, TiaLog& log) { return log.count; }
+// A TIA access logged: through the Bus's HotFields on the GPU, the log itself on the host.
+CULE_HD void log_event(const HotFields& hot, TiaLog&, bool read, u32 addr, u8 value) {
+    tia_log_event(hot.log_events, hot.log_step, *hot.log_count, hot.cycles, read, addr, value);
+}
+CULE_HD void log_event(Console& c, TiaLog& log, bool read, u32 addr, u8 value) {
+    tia_log_event(log.events, log.step, log.count, c.cycles, read, addr, value);
+}
 
 // The Bus's work out of line (see Bus).
 
@@ -58,7 +65,7 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
 template <bool DRAW, class Hot>
 CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, Hot hot) {
     if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
-    if (log) tia_log_event(*log, frame_log_count(hot, *log), hot.cycles, true, addr, 0);
+    if (log) log_event(hot, *log, true, addr, 0);
     return tia_peek<DRAW>(frame_tia(hot), frame, c.inputs, addr, hot.cycles, hot.data_bus);
 }
 
@@ -68,7 +75,7 @@ CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 ad
     if (addr & 0x80) {
         riot_poke(c.riot, addr, v, hot.cycles);
     } else {
-        if (log) tia_log_event(*log, frame_log_count(hot, *log), hot.cycles, false, addr, v);
+        if (log) log_event(hot, *log, false, addr, v);
         if (tia_poke<DRAW>(frame_tia(hot), frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
     }
 }
@@ -234,7 +241,8 @@ struct Bus {
     u8* ram = c.riot.ram;
     u32 ram_step = 1;
 #ifdef __CUDA_ARCH__
-    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia, log ? &log->count : nullptr};
+    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia, log ? &log->count : nullptr,
+                     log ? log->events : nullptr, log ? log->step : 0};
 
     CULE_INLINE void write_back() {
         c.cycles = hot.cycles;

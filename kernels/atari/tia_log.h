@@ -23,24 +23,32 @@ CULE_HD u32 tia_event_cycles(TiaEvent e) { return e >> 15; }
 CULE_HD u8 tia_event_addr(TiaEvent e) { return (u8)((e >> 8) & TIA_WRITE_MASK); }
 CULE_HD u8 tia_event_value(TiaEvent e) { return (u8)e; }
 
+// A log's events lie outside it, event k at events[k * step]: on the host each log's own run of
+// TIA_LOG_EVENTS (step 1); on the GPU a warp's 32 logs interleaved, event k of lane l at word
+// k x 32 + l of the warp's block (step WARP_LANES, cule/backends/cuda.py's log_events), so that
+// the lanes of a pass storing or replaying one count of events share a sector where each lane's
+// own run gave each its own (kernel_models/simt_model.py's log_sectors: 8x fewer on Pong at
+// ncu's age). Whoever steps the env sets `events` and `step` before the state pass.
 struct TiaLog {
     Tia start[TIA_LOG_FRAMES];   // the TIA as logged frame k began
+    TiaEvent* events;
+    u32 step;
     u32 end[TIA_LOG_FRAMES];     // the events of frame k are [end[k - 1], end[k])
     u32 count;                   // events seen; above TIA_LOG_EVENTS the log overflowed
     u32 frames;                  // frames logged
     u32 whole;                   // bit k: frame k began and ended (VSYNC) while logged
     u32 full;                    // bit k: frame k reached the bottom of the screen
-    TiaEvent events[TIA_LOG_EVENTS];
+    u32 padding;
 };
 
 CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = log.full = 0; }
 
 // `count`: log.count, or where a frame keeps it meanwhile (console.h, TiaSlot), read once: the
-// event's store could alias it.
-CULE_HD void tia_log_event(TiaLog& log, u32& count, u32 cycles, bool read, u32 addr, u8 value) {
+// event's store could alias it. `events`, `step`: the log's (where a frame keeps them, HotFields).
+CULE_HD void tia_log_event(TiaEvent* events, u32 step, u32& count, u32 cycles, bool read, u32 addr, u8 value) {
     u32 n = cycles < TIA_EVENT_CYCLES ? count : TIA_LOG_EVENTS;   // not representable: no replay
     if (n < TIA_LOG_EVENTS)
-        log.events[n] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & TIA_WRITE_MASK) << 8 | value;
+        events[(u64)n * step] = cycles << 15 | (read ? TIA_EVENT_READ : 0) | (addr & TIA_WRITE_MASK) << 8 | value;
     count = n + 1;
 }
 
@@ -79,12 +87,15 @@ CULE_HD void tia_replay_access(Tia& t, u8* fb, TiaEvent ev) {
 }
 
 // Draws logged frame k into its frame buffer. Each frame starts from its own copy of the TIA, so
-// the frames of a log can be drawn in any order, or at once.
+// the frames of a log can be drawn in any order, or at once. The log's fields are read once: a
+// pixel's store could alias them.
 CULE_HD void tia_replay_frame(const TiaLog& log, u32 k, u8* screen) {
     Tia t = log.start[k];
     u8* fb = screen + t.front * frame_pixels(t);
-    for (u32 e = k ? log.end[k - 1] : 0; e < log.end[k]; ++e) {
-        TiaEvent ev = log.events[e];
+    const TiaEvent* events = log.events;
+    const u32 step = log.step, end = log.end[k];
+    for (u32 e = k ? log.end[k - 1] : 0; e < end; ++e) {
+        TiaEvent ev = events[(u64)e * step];
         CULE_TRACE_EVENT(TIA, (ev & TIA_EVENT_READ) != 0, tia_event_addr(ev), k << 24 | tia_event_cycles(ev));
         tia_replay_access(t, fb, ev);
     }
@@ -103,9 +114,11 @@ CULE_HD void tia_replay_frame_by_clock(const TiaLog& log, u32 k, u8* screen) {
     const u32 lanes = warp_lanes();
     Tia t = log.start[k];
     u8* fb = screen + t.front * frame_pixels(t);
+    const TiaEvent* events = log.events;
+    const u32 step = log.step, end = log.end[k];
     for (u32 e = k ? log.end[k - 1] : 0;;) {
-        const bool runs = e < log.end[k];
-        const TiaEvent ev = runs ? log.events[e] : 0;
+        const bool runs = e < end;
+        const TiaEvent ev = runs ? events[(u64)e * step] : 0;
         const u32 cycles = tia_event_cycles(ev);
         const u32 first = warp_min(lanes, runs ? cycles : NONE);
         if (first == NONE) break;

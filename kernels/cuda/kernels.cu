@@ -40,8 +40,8 @@ __shared__ u32 tia_slots[STEP_BLOCK_LANES * TIA_LANE_WORDS];
 // RAM in its tile of `warp_ram` (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp) and each
 // lane's TIA in its slot of `tia_slots` for the frames.
 template <bool LOGGED, bool IN_PASSES = false>
-__device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated,
-                         i32 num_envs, u8* warp_ram = nullptr, u32* warp_plans = nullptr) {
+__device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events, i32* rewards, u8* terminated,
+                         u8* truncated, i32 num_envs, u8* warp_ram = nullptr, u32* warp_plans = nullptr) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs) return;
     if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
@@ -53,6 +53,10 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
     const EnvSlot env = {machines[i], env_screens(screens, i, screen_height), rng[i], needs_reset[i]};
     const ResetPool reset_pool = {pool, pool_screens, pool_size};
     StepResult s;
+    if (LOGGED) {   // the log's events: its warp's block, interleaved (tia_log.h)
+        jobs[i].log.events = log_events + (u64)(i / WARP_LANES) * TIA_LOG_EVENTS * WARP_LANES + i % WARP_LANES;
+        jobs[i].log.step = WARP_LANES;
+    }
     if (LOGGED && IN_PASSES) {
         const LaneTiles tiles = {warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES,
                                  reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS),
@@ -67,13 +71,13 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* te
 
 extern "C" __global__ void cule_step(CULE_STEP_PARAMS, i32* rewards, u8* terminated, u8* truncated, i32 num_envs) {
     step_env<false>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                    config, skip, inputs, nullptr, rewards, terminated, truncated, num_envs);
+                    config, skip, inputs, nullptr, nullptr, rewards, terminated, truncated, num_envs);
 }
 
-extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated,
-                                            u8* truncated, i32 num_envs) {
+extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events, i32* rewards,
+                                            u8* terminated, u8* truncated, i32 num_envs) {
     step_env<true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                   config, skip, inputs, jobs, rewards, terminated, truncated, num_envs);
+                   config, skip, inputs, jobs, log_events, rewards, terminated, truncated, num_envs);
 }
 
 // The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
@@ -81,10 +85,11 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, i
 // words, each, zeros at first): the same results as cule_step_logged's. Bounded to
 // IN_PASSES_WARPS_PER_SM warps an SM (console.h).
 extern "C" __global__ void __launch_bounds__(STEP_BLOCK_LANES, IN_PASSES_WARPS_PER_SM * WARP_LANES / STEP_BLOCK_LANES)
-cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, i32* rewards, u8* terminated, u8* truncated, i32 num_envs,
-                    u8* warp_ram, u32* warp_plans) {
+cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events, i32* rewards, u8* terminated,
+                    u8* truncated, i32 num_envs, u8* warp_ram, u32* warp_plans) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         config, skip, inputs, jobs, rewards, terminated, truncated, num_envs, warp_ram, warp_plans);
+                         config, skip, inputs, jobs, log_events, rewards, terminated, truncated, num_envs, warp_ram,
+                         warp_plans);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
