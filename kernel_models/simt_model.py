@@ -61,6 +61,7 @@ With --per-warp each warp's issued instructions are kept too.
     python kernel_models/simt_model.py --games all --envs 256 --ages 100 3000 --policies per-lane \
         plan --states <dir> --out <file> --resume --compact   # every game: hours, resumable
     python kernel_models/simt_model.py --table <file> ...      # the plan against per-lane, game by game
+                                                               # (--replan: under the kernel's units now)
     python kernel_models/simt_model.py --units <file> ...      # how well PLAN_UNITS rank the plan's ways
                                                                # (--own-code: on the kernel's own code)
 
@@ -417,16 +418,13 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
     schedules = [w[0] for w in ways]
     units = np.stack([plan_units(x, way != "lanes") for way, x in zip(PLAN_WAYS, schedules)])
     by_way = np.stack([x["issued_by_warp"] for _, x in ways])
-    take = np.argmin(units, axis=0)
     counted = by_way.copy()
     for k, (way, x) in enumerate(zip(PLAN_WAYS, schedules)):
         plain = x.iterations - x.scheduled   # iterations without a choice: each lane its own instruction
         counted[k] += cost("plan:count") * plain
         if way == "lanes":
             counted[k] += (cost("plan:meet") + cost("plan:held") + cost("plan:iteration")) * plain
-    far = 4 * units > PLAN_FAR_QUARTERS * units.min(axis=0)
-    sample = np.where(far, 1 / PLAN_FAR_PERIODS, 1) * 2 / PLAN_PERIOD   # each way's share of frames, warp by warp
-    by_warp = (1 - sample.sum(axis=0)) * by_way[take, np.arange(len(take))] + (sample * counted).sum(axis=0)
+    by_warp, take = plan_issued(units, by_way, counted)
     # each way's iterations, opcode groups and issued instructions, in sampled frames too, warp by
     # warp, for rank_units
     terms = {w: dict(iterations=x.iterations.tolist(), groups=x.groups.tolist(), issued=by_way[k].tolist(),
@@ -436,6 +434,30 @@ def planned(ways: list[tuple["Schedule", dict]], costs: dict) -> dict:
                 issued_per_warp_frame=float(by_warp.sum()) / max(schedules[0].warp_frames, 1),
                 issued_per_warp=by_warp.tolist(),
                 ways={w: x["issued_per_warp_frame"] for w, (_, x) in zip(PLAN_WAYS, ways)}, terms=terms)
+
+
+def plan_issued(units: np.ndarray, issued: np.ndarray, counted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each warp's issued instructions under the plan, and the way it takes, from each way's units,
+    issued instructions, and those where the kernel counts (ways by warps): the way of fewest
+    units, but for the frames that sample each way (a far way's, over PLAN_FAR_QUARTERS / 4 of the
+    fewest units, one period in PLAN_FAR_PERIODS)."""
+    take = np.argmin(units, axis=0)
+    far = 4 * units > PLAN_FAR_QUARTERS * units.min(axis=0)
+    sample = np.where(far, 1 / PLAN_FAR_PERIODS, 1) * 2 / PLAN_PERIOD   # each way's share of frames, warp by warp
+    return (1 - sample.sum(axis=0)) * issued[take, np.arange(len(take))] + (sample * counted).sum(axis=0), take
+
+
+def replanned(result: dict, own_code: bool = False) -> dict:
+    """A plan result (planned's, or its own_code) again under the kernel's units now (PLAN_UNITS),
+    from its ways' terms: the issued instructions per warp-frame and the warps each way takes."""
+    r = result["own_code"] if own_code else result
+    ways = [r["terms"][w] for w in PLAN_WAYS]
+    weights = [PLAN_UNITS[unit] for unit in ("iteration", "meet", "opcode")]
+    units = np.stack([unit_terms(x["iterations"], x["groups"], w != "lanes") @ weights for w, x in zip(PLAN_WAYS, ways)])
+    by_warp, take = plan_issued(units, np.array([x["issued"] for x in ways]), np.array([x["counted"] for x in ways]))
+    warp_frames = sum(ways[-1]["issued"]) / r["ways"][list(PLAN_WAYS)[-1]]
+    return dict(issued_per_warp_frame=float(by_warp.sum()) / warp_frames,
+                way_warps={w: int((take == k).sum()) for k, w in enumerate(PLAN_WAYS)})
 
 
 @dataclass
@@ -944,18 +966,21 @@ def rank_units(records: list[dict], top: int = 5, own_code: bool = False) -> str
     return "\n".join(lines)
 
 
-def plan_table(records: list[dict]) -> str:
+def plan_table(records: list[dict], replan: bool = False) -> str:
     """The plan against per-lane, game by game and age by age, from runs' records (several: the
     halves of a run over every game): a markdown table of issued instructions per warp-frame and
-    their ratio, and the games where the plan issues more."""
+    their ratio, and the games where the plan issues more. With `replan`, the plan's figures under
+    the kernel's units now, from its ways' terms (replanned)."""
     by = {}
     for record in records:
         for r in record["results"]:
             if r.get("kernel") == "built" and r["policy"] in ("per-lane", PLAN):
                 x = by.setdefault(r["game"], {}).setdefault(r["age"], {})
-                x[r["policy"]] = r["issued_per_warp_frame"]
+                figure = lambda own=False: (replanned(r, own)["issued_per_warp_frame"] if replan  # noqa: E731
+                                            else (r["own_code"] if own else r)["issued_per_warp_frame"])
+                x[r["policy"]] = figure() if r["policy"] == PLAN else r["issued_per_warp_frame"]
                 if "own_code" in r:
-                    x["own"] = r["own_code"]["issued_per_warp_frame"]
+                    x["own"] = figure(True)
     ages = sorted({age for ages_ in by.values() for age in ages_})
     lines = ["| game | " + " | ".join(f"{age} steps: per-lane, plan" for age in ages) + " |",
              "|---|" + "---|" * len(ages)]
@@ -1000,11 +1025,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="runs' JSON files: print the plan against per-lane game by game (plan_table), run nothing")
     parser.add_argument("--units", type=Path, nargs="+", default=None,
                         help="runs' JSON files: how well units rank the plan's ways (rank_units), run nothing")
+    parser.add_argument("--replan", action="store_true",
+                        help="with --table: the plan's figures under the kernel's units now (PLAN_UNITS), from the "
+                             "runs' terms")
     parser.add_argument("--own-code", action="store_true",
                         help="with --units: the ways' instructions on the warp schedule's kernel's own machine code")
     args = parser.parse_args(argv)
     if args.table:
-        print(plan_table([json.loads(path.read_text()) for path in args.table]))
+        print(plan_table([json.loads(path.read_text()) for path in args.table], replan=args.replan))
         return
     if args.units:
         print(rank_units([json.loads(path.read_text()) for path in args.units], own_code=args.own_code))

@@ -382,6 +382,9 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
         [(1 - sample - 2 * far) * 100 + sample * counted[0][0] + far * (counted[1][0] + counted[2][0]),
          (1 - 2 * sample - far) * 200 + far * counted[0][1] + sample * (counted[1][1] + counted[2][1])])
     assert r["issued_per_warp_frame"] == pytest.approx(sum(r["issued_per_warp"]) / 10)
+    # replanned: the same from the terms alone, under the kernel's units
+    assert sm.replanned(r) == dict(issued_per_warp_frame=pytest.approx(r["issued_per_warp_frame"]),
+                                   way_warps=r["way_warps"])
 
 
 def test_rank_units_weighs_the_ways_picked_against_the_fewest():
