@@ -350,7 +350,7 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     warp that meets every turn), and a far way's (over PLAN_FAR_QUARTERS / 4 of the fewest units)
     2 frames in PLAN_FAR_PERIODS periods. Warp 0 runs 10 passes, or 30 slots of 2 opcodes
     (all chosen), or 40 lanes' iterations of 2: passes, the others far; warp 1 100 passes (far),
-    or 20 slots of 2 opcodes (5 chosen), or 30 of 2: slots, lanes near."""
+    or 20 slots of 2 opcodes (5 chosen), or 40 of 2: slots, lanes near."""
     import sass   # kernel_models/sass.py
 
     def schedule(iterations, groups, chosen):
@@ -362,20 +362,20 @@ def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     u = sm.PLAN_UNITS
     assert set(u) == {"iteration", "meet", "opcode"}
     units = lambda it, groups, meets=True: (u["iteration"] + u["meet"] * meets) * it + u["opcode"] * groups  # noqa: E731
-    passes, slots, lanes = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5]), schedule([40, 30], 2, [0, 0])
+    passes, slots, lanes = schedule([10, 100], 1, [10, 100]), schedule([30, 20], 2, [30, 5]), schedule([40, 40], 2, [0, 0])
     assert sm.plan_units(passes).tolist() == [units(10, 10), units(100, 100)]
     assert sm.plan_units(slots).tolist() == [units(30, 60), units(20, 40)]
-    assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(30, 60, False)]
+    assert sm.plan_units(lanes, meets=False).tolist() == [units(40, 80, False), units(40, 80, False)]
     costs = {"plan:count": sass.Cost(instructions=2), "plan:meet": sass.Cost(instructions=3),
              "plan:held": sass.Cost(instructions=5), "plan:iteration": sass.Cost(instructions=4)}
     r = sm.planned([(passes, dict(issued_by_warp=np.array([100.0, 1000.0]), issued_per_warp_frame=110.0)),
                     (slots, dict(issued_by_warp=np.array([300.0, 200.0]), issued_per_warp_frame=50.0)),
                     (lanes, dict(issued_by_warp=np.array([250.0, 300.0]), issued_per_warp_frame=55.0))], costs)
-    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 + 4) * 40, 300 + (2 + 3 + 5 + 4) * 30]]
+    counted = [[100, 1000], [300 + 2 * 0, 200 + 2 * 15], [250 + (2 + 3 + 5 + 4) * 40, 300 + (2 + 3 + 5 + 4) * 40]]
     assert r["way_warps"] == dict(passes=1, slots=1, lanes=0)
     assert [r["terms"][w]["counted"] for w in sm.PLAN_WAYS] == counted
     sample, far = 2 / sm.PLAN_PERIOD, 2 / sm.PLAN_PERIOD / sm.PLAN_FAR_PERIODS
-    units = [[units(10, 10), units(30, 60), units(40, 80, False)], [units(100, 100), units(20, 40), units(30, 60, False)]]
+    units = [[units(10, 10), units(30, 60), units(40, 80, False)], [units(100, 100), units(20, 40), units(40, 80, False)]]
     assert [[4 * x > sm.PLAN_FAR_QUARTERS * min(warp) for x in warp] for warp in units] == \
         [[False, True, True], [True, False, False]]
     assert r["issued_per_warp"] == pytest.approx(

@@ -177,10 +177,13 @@ enum Way : u32 { PASSES, SLOTS, LANES, WAYS };
 enum : u32 { PLAN_PERIOD = 256, PLAN_FAR_QUARTERS = 5, PLAN_FAR_PERIODS = 8 };
 // A sampled frame's cost units: each iteration of the loop, each that meets as a warp (in passes or
 // slots), each opcode the iteration's lanes run (a pass runs one); a choice of lanes adds none.
-// Weighed to rank the ways as simt_model.py's issued instructions do, warp by warp: of whole
-// weights tried on 24 games and ages, these pick ways issuing 0.06% more than the fewest
-// (docs/results.md; `simt_model.py --units` checks them on a run's results).
-enum PlanUnit : u32 { UNIT_ITERATION = 4, UNIT_MEET = 2, UNIT_OPCODE = 1 };
+// Weighed to rank the ways as simt_model.py's issued instructions do, warp by warp, leaving no
+// game far above per-lane: of whole weights (an iteration 1-10, a meeting 0-4, an opcode 1-4) on
+// 42 game-ages (21 games, 100 and 3,000 steps old), these pick ways issuing 0.21% more than the
+// fewest and 0.999x per-lane at worst, where (4, 2, 1) picked 0.24% more and 1.028x (Battle
+// Zone); on 16 others, the nearest per-lane of 35 games, 1.002x at worst where (4, 2, 1) gave
+// 1.027x (docs/results.md; `simt_model.py --units` and `--table --replan` check a run's results).
+enum PlanUnit : u32 { UNIT_ITERATION = 2, UNIT_MEET = 3, UNIT_OPCODE = 1 };
 struct WarpPlan {
     u32 frames;                               // frames run
     u32 cost[WAYS], instructions[WAYS];       // each way's sampled frames: cost units, lanes' instructions
