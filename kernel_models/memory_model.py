@@ -144,6 +144,8 @@ class Counter:
 
         from cule import _core
         n = self.backend.num_envs
+        # the logs' events too: the render kernels reach them through the jobs' logs (tia_log.h)
+        args = {"log_events": self.backend._log_events, **args}
         out = []
         for name, t in args.items():
             if not isinstance(t, torch.Tensor) or t.numel() == 0:
@@ -158,9 +160,6 @@ class Counter:
             out.append((name, t.data_ptr(), size, element))
         address, size = self.module.tia_slots()
         out.append(("tia_slots", address, size, _core.TIA_SLOT_BYTES))
-        if "log_events" not in args:   # the render kernels reach it through the jobs' logs (tia_log.h)
-            events = self.backend._log_events
-            out.append(("log_events", events.data_ptr(), events.numel() * 4, events.numel() * 4 // -(-n // WARP)))
         return out
 
 
