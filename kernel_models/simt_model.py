@@ -106,6 +106,25 @@ TRACE_EVENT = np.dtype([("kind", "u1"), ("value", "u1"), ("addr", "<u2"), ("extr
 INSN, READ, WRITE, WAIT, FRAME, STEP = range(6)
 CODE_OUTSIDE = 0x80000000
 
+
+# The 6507's address space as the Bus decodes it (console.h's peek and poke): A12 set the
+# cartridge; else A7 set and A9 clear the RAM; else the chips, A7 clear the TIA, set the RIOT.
+def is_cart(addr: np.ndarray) -> np.ndarray:
+    return (addr & 0x1000) != 0
+
+
+def is_ram(addr: np.ndarray) -> np.ndarray:
+    return (addr & 0x1280) == 0x80
+
+
+def is_chip(addr: np.ndarray) -> np.ndarray:
+    return ~is_cart(addr) & ~is_ram(addr)
+
+
+def is_tia(addr: np.ndarray) -> np.ndarray:
+    return (addr & 0x1080) == 0
+
+
 POLL_READS = (0xAD, 0xAE, 0xAC, 0x2C)   # LDA, LDX, LDY, BIT absolute (m6502::is_poll_read)
 BRANCHES = (0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0)
 JSR, RTS, RTI = 0x20, 0x60, 0x40
@@ -186,7 +205,7 @@ def decode(events: np.ndarray, counts: np.ndarray, rom: np.ndarray) -> Lanes:
     first_access = np.searchsorted(acc_owner, np.arange(len(insn_at)))
     access_count = np.bincount(acc_owner, minlength=len(insn_at))
     addr = ev["addr"][acc]
-    access_rom = np.where((addr & 0x1000) != 0, ev["extra"][acc], 0).astype(np.uint32)
+    access_rom = np.where(is_cart(addr), ev["extra"][acc], 0).astype(np.uint32)
     access_rom[(access_rom & CODE_OUTSIDE) != 0] = 0
 
     waits = kind == WAIT
@@ -257,7 +276,7 @@ def sector_ids(lanes: Lanes, g: np.ndarray, k: int, env: np.ndarray, layout: str
     addr = lanes.access_addr[a].astype(np.int64)
     rom = lanes.access_rom[a].astype(np.int64)
     env = env.astype(np.int64)
-    ram = (addr & 0x1280) == 0x80
+    ram = is_ram(addr)
     # each env's own struct: a sector of its RAM, or of its chips' registers
     per_env = env << 16 | np.where(ram, (addr & 0x7F) >> 5, 0x100 | (addr & 0x3FF))
     # byte k of a warp's RAM (or register k of its chips) side by side: a sector per warp
@@ -540,8 +559,7 @@ def slow_paths(lanes: Lanes, ran: int) -> tuple[np.ndarray, np.ndarray]:
         a = lanes.first_access[g] + k
         addr = lanes.access_addr[a].astype(np.int64)
         write = lanes.access_write[a]
-        cart = (addr & 0x1000) != 0
-        chip = ~cart & ((addr & 0x280) != 0x80)
+        cart, chip = is_cart(addr), is_chip(addr)
         if k == 0:
             found.append((g[cart & (lanes.access_rom[a] == 0)], SLOW_PATHS.index("cart@fetch")))
             continue
@@ -640,8 +658,8 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         a = lanes.first_access[:ran] + k
         has = lanes.access_count[:ran] > k
         addr = lanes.access_addr[np.where(has, a, 0)].astype(np.int64)
-        is_chip = has & ((addr & 0x1000) == 0) & ((addr & 0x280) != 0x80)
-        chip[is_chip] |= 1 << (2 * ((addr[is_chip] & 0x80) != 0) + lanes.access_write[a[is_chip]])
+        called = has & is_chip(addr)   # a kind: the TIA or the RIOT, read or write
+        chip[called] |= 1 << (2 * ~is_tia(addr[called]) + lanes.access_write[a[called]])
     if chip_cost and chip.any():
         calls = chip > 0
         i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost), warp_of[calls])
@@ -739,8 +757,7 @@ def log_sectors(lanes: Lanes, pass_of: np.ndarray, n: int, warp_frames: float) -
     stores = []
     for k in range(int(lanes.access_count[:ran].max(initial=0))):
         g = np.flatnonzero(lanes.access_count[:ran] > k)
-        tia = (lanes.access_addr[lanes.first_access[g] + k].astype(np.int64) & 0x1080) == 0
-        stores.append(g[tia])
+        stores.append(g[is_tia(lanes.access_addr[lanes.first_access[g] + k].astype(np.int64))])
     g = np.sort(np.concatenate(stores)) if stores else np.zeros(0, np.int64)   # an instruction a store, env by env
     g = g[lanes.frame[g] >= lanes.frames[env[g]] - LOG_FRAMES]
     count = np.arange(len(g)) - np.searchsorted(env[g], env[g])   # the lane's count at the store
