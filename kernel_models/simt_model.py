@@ -894,8 +894,19 @@ def traced_vecs(game: str, num_envs: int, traced: int, ages: list[int], seed: in
     if not hasattr(_core.VecEnv, "start_trace"):
         raise SystemExit(f"{os.environ['CULE_CORE_LIB']} records no traces: make build/trace/_core.so")
     env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
+    # The steps between ages are played by a second env that observes the RAM only: the same
+    # states a quarter sooner, with no frames to resize and stack. A state and the random stream
+    # (sticky actions, no-op starts) pass between the two envs at each traced step.
+    player = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **{**v5_settings(), "obs_type": "ram"})
+    every = np.arange(num_envs)
+
+    def hand_over(src, dst):
+        dst.set_states(src.get_states())
+        dst._backend.set_rngs(src._backend.rngs(), every)
+
     try:
         env.reset(seed=seed)
+        player.reset(seed=seed)
         vec = env._backend._vec
         vec.split_render = True   # the GPU's passes, traced apart
         rom = np.frombuffer(env._spec.rom, np.uint8)
@@ -905,20 +916,23 @@ def traced_vecs(game: str, num_envs: int, traced: int, ages: list[int], seed: in
         for age in sorted(ages):
             kept = states / f"{game}-{num_envs}envs-seed{seed}-age{age}.npy" if states else None
             if kept and kept.exists():
-                env.set_states(np.load(kept))
+                player.set_states(np.load(kept))
                 step = age
             while step < age:
-                env.step(random_actions())
+                player.step(random_actions())
                 step += 1
             if kept and not kept.exists():
                 states.mkdir(parents=True, exist_ok=True)
-                np.save(kept, env.get_states().numpy())
+                np.save(kept, player.get_states().numpy())
+            hand_over(player, env)
             vec.start_trace(traced)
             env.step(random_actions())
             step += 1
+            hand_over(env, player)
             yield age, vec, rom
     finally:
         env.close()
+        player.close()
 
 
 def traced_steps(game: str, num_envs: int, traced: int, ages: list[int], seed: int, states: Path | None = None):
