@@ -895,8 +895,8 @@ def traced_vecs(game: str, num_envs: int, traced: int, ages: list[int], seed: in
         raise SystemExit(f"{os.environ['CULE_CORE_LIB']} records no traces: make build/trace/_core.so")
     env = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **v5_settings())
     # The steps between ages are played by a second env that observes the RAM only: the same
-    # states a quarter sooner, with no frames to resize and stack. A state and the random stream
-    # (sticky actions, no-op starts) pass between the two envs at each traced step.
+    # states with no frames to resize and stack (Pong, 256 envs: 13% less time). A state and the
+    # random stream (sticky actions, no-op starts) pass between the two envs at each traced step.
     player = cule.CuleEnv(game, num_envs=num_envs, device="cpu", **{**v5_settings(), "obs_type": "ram"})
     every = np.arange(num_envs)
 
