@@ -52,7 +52,6 @@ PYBIND11_MODULE(_core, m) {
     m.attr("TIA_LOG_FRAMES") = (int)TIA_LOG_FRAMES;
     m.attr("TIA_LOG_EVENTS") = (int)TIA_LOG_EVENTS;
     m.attr("WARP_LANES") = (int)WARP_LANES;
-    m.attr("WARP_RAM_BYTES") = (int)WARP_RAM_BYTES;
     m.attr("PLAN_WORDS") = (int)PLAN_WORDS;   // a warp's plan (console.h, WarpPlan): its words, ways, periods
     m.attr("PLAN_WAYS") = (int)WAYS;
     m.attr("PLAN_PERIOD") = (int)PLAN_PERIOD;

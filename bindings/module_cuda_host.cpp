@@ -71,8 +71,10 @@ static void define_memory_parts(py::module_& m) {
         py::make_tuple("log_counters", log, sizeof(TiaLog)),   // end, count, frames, whole, full
         py::make_tuple("start_machine", offsetof(RenderJob, start), sizeof(Machine)),
         py::make_tuple("job_rest", (size_t)0, sizeof(RenderJob)));
-    // The in-passes kernel's TIA slots (kernels.cu): the calling thread's, a block's shared memory.
+    // The in-passes kernel's TIA slots (kernels.cu) and RAM tile (console.h): the calling thread's,
+    // a block's shared memory.
     m.def("tia_slots", [] { return py::make_tuple(reinterpret_cast<uintptr_t>(tia_slots), sizeof(tia_slots)); });
+    m.def("ram_tile", [] { return py::make_tuple(reinterpret_cast<uintptr_t>(warp_ram_tile), sizeof(warp_ram_tile)); });
 }
 #endif
 

@@ -5,7 +5,7 @@ store the kernels make.
 The CUDA kernels run on the host (the CUDA backend's HostKernels) in a build that counts every
 load and store of their optimised code (`make build/memory/_cuda_host.so`, bindings/memory_count.h),
 by buffer and by byte offset within an env's element (its machine, its render job, its frame
-buffers) or a warp's (its RAM tile). A kernel's step is played as the committed ncu profiles
+buffers) or a warp's (its plan, its log's events). A kernel's step is played as the committed ncu profiles
 played it (v5 settings, random actions, `--age` steps after reset(seed)), then one step counted.
 
 A warp's memory instruction takes, for its active lanes, the sectors their addresses span. Per
@@ -14,14 +14,15 @@ layout of the envs' state:
   aos         as built: each env's machine, render job and frame buffers a block of its own, so a
               lane's access to them spans sectors of its own: the warp's sectors are the sum of its
               lanes'. Arrays of a few bytes an env (rewards, flags, RNG) put the lanes side by side;
-              a warp's tile of RAM puts its lanes' byte k in one row; the ROM and the step's
-              settings are the same for every lane. The TIA logs' events put a warp's lanes' event
-              k side by side (tia_log.h), counted as if a warp's lanes stored and read one count
-              together (simt_model.py's log_sectors measures how often they do). The in-passes
-              kernel keeps each lane's TIA in shared memory for a frame (kernels.cu's `tia_slots`,
-              console.h's LaneTiles): no global sectors there, and a warp access is one
-              shared-memory wavefront, its lanes' slots an odd number of words apart (32 banks: no
-              conflicts at one field).
+              the ROM and the step's settings are the same for every lane. The TIA logs' events
+              put a warp's lanes' event k side by side (tia_log.h), counted as if a warp's lanes
+              stored and read one count together (simt_model.py's log_sectors measures how often
+              they do). The in-passes kernel keeps each lane's TIA and its warp's RAM in shared
+              memory for a frame (kernels.cu's `tia_slots`, console.h's warp_ram_tile): no global
+              sectors there, and a warp access is counted one shared-memory wavefront: its lanes'
+              TIA slots lie an odd number of words apart (32 banks: no conflicts at one field),
+              and a RAM byte's 32 lanes fill 8 banks, where lanes at different bytes of the tile
+              can conflict (up to 4 ways: a lower bound there).
   <part>-interleaved   as aos, with one part of every env's state (the TIA's fields, the TIA log's
               counters, ...) interleaved across a warp's lanes, byte k of lane l at k x 32 + l: a warp
               access at one offset then spans ceil(lanes x bytes / 32) sectors (not built)
@@ -138,8 +139,9 @@ class Counter:
 
     def buffers(self, args: dict) -> list:
         """(name, address, bytes, element bytes) of each tensor argument: an env's element where the
-        tensor has one per env, a warp's for the RAM tiles, plans and logs' events, else the whole tensor;
-        and a lane's for the in-passes kernel's TIA slots (a block's shared memory: this host thread's)."""
+        tensor has one per env, a warp's for the plans and logs' events, else the whole tensor; and
+        the in-passes kernel's shared memory (this host thread's, a block's): a lane's TIA slot,
+        the warp's RAM tile."""
         import torch
 
         from cule import _core
@@ -151,7 +153,7 @@ class Counter:
             if not isinstance(t, torch.Tensor) or t.numel() == 0:
                 continue
             size = t.numel() * t.element_size()
-            if name in ("warp_ram", "warp_plans", "log_events"):
+            if name in ("warp_plans", "log_events"):
                 element = size // -(-n // WARP)
             elif t.dim() and t.shape[0] == n and name not in ("pool", "pool_screens"):
                 element = size // n
@@ -160,16 +162,16 @@ class Counter:
             out.append((name, t.data_ptr(), size, element))
         address, size = self.module.tia_slots()
         out.append(("tia_slots", address, size, _core.TIA_SLOT_BYTES))
+        address, size = self.module.ram_tile()
+        out.append(("ram_tile", address, size, size))
         return out
 
 
 def kind_of(buffer: str, element: int) -> str:
     """How a warp's lanes meet in a buffer: each its own sectors, side by side, or the same."""
-    if buffer == "warp_ram":
-        return "tile"
     if buffer == "log_events":
         return "interleaved"
-    if buffer == "tia_slots":
+    if buffer in ("tia_slots", "ram_tile"):
         return "shared memory"
     if buffer in ("rom", "config", "skip", "axes", "warp_plans"):   # a warp's plan: every lane's the same
         return "shared"
@@ -194,8 +196,6 @@ def warp_sectors(counts: dict, kind: str, element: int, lanes: float, interleave
         elif kind == "interleaved":    # the lanes' word k side by side
             width = np.divide(nbytes, accesses, out=np.zeros_like(nbytes), where=accesses > 0)
             total += float((accesses * np.ceil(lanes * width / SECTOR)).sum()) / lanes
-        elif kind == "tile":           # a row of the tile: the lanes' byte k side by side
-            total += float(accesses.sum()) * math.ceil(lanes / SECTOR) / lanes
         elif kind == "shared memory":  # not global memory (shared_wavefronts)
             pass
         else:                          # the same address for every lane
@@ -271,10 +271,12 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
                 loads_per_lane_frame=int(counts["load_accesses"].sum()) / (warp_frames * WARP),
                 stores_per_lane_frame=int(counts["store_accesses"].sum()) / (warp_frames * WARP),
                 sectors_per_warp_frame=sectors / warp_frames)
-            if kind == "shared memory":   # a wavefront a warp access: no bank conflicts (kind_of)
-                entry["shared_wavefronts_per_warp_frame"] = accesses / lanes / warp_frames
-                tia = dict((n, o) for n, o, _ in module.MACHINE_PARTS)["tia"]
-                entry["tia_fields"] = tia_fields(counts, module.TIA_FIELDS, warp_frames, base=tia)
+            if kind == "shared memory":   # a wavefront a warp access (the module's docstring)
+                entry["shared_wavefronts_per_warp_frame"] = (entry.get("shared_wavefronts_per_warp_frame", 0.0)
+                                                             + accesses / lanes / warp_frames)
+                if buffer == "tia_slots":
+                    tia = dict((n, o) for n, o, _ in module.MACHINE_PARTS)["tia"]
+                    entry["tia_fields"] = tia_fields(counts, module.TIA_FIELDS, warp_frames, base=tia)
                 continue
             ideal += ideal_sectors(counts)
             if names is not None and kind == "own":

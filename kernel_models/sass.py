@@ -235,6 +235,7 @@ CHIP_SOURCES = tuple(sorted(p.name for p in (nvrtc.KERNELS / "atari").glob("*.h"
                             if p.name.startswith(("tia", "riot", "cart"))))
 _GLOBAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDG|STG|LD|ST|ATOMG|ATOM|RED)(?:\.|\s)")
 _LOCAL = re.compile(r"^(?:@!?U?P\w+\s+)?(LDL|STL)(?:\.|\s)")
+_SHARED = re.compile(r"^(?:@!?U?P\w+\s+)?(LDS|STS|ATOMS)(?:\.|\s)")
 
 
 _WIDE = re.compile(r"\.(64|128)\b")
@@ -247,12 +248,13 @@ class Cost:
     and RAM accesses (the code has one for each place a byte can be; an access runs one of them),
     or local memory (spills, the GPU's Bus), and the 32-bit words those local ones move per lane
     (a warp's local memory puts word k of its 32 lanes side by side: a request of n words by 8
-    or more lanes is up to 4n sectors)."""
+    or more lanes is up to 4n sectors), or shared memory (the warp schedule's RAM tile)."""
     instructions: int = 0
     global_memory: int = 0
     access_memory: int = 0
     local_memory: int = 0
     local_words: int = 0
+    shared_memory: int = 0
 
 
 def local_words(text: str) -> int:
@@ -288,6 +290,7 @@ def interpreter_copies(functions_: list[Function], interpreter: Interpreter) -> 
             words = local_words(ins.text)
             cost.local_memory += words > 0
             cost.local_words += words
+            cost.shared_memory += bool(_SHARED.match(ins.text))
     return sorted(copies.values(), key=lambda c: -sum(x.instructions for x in c.values()))
 
 

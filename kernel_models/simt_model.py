@@ -37,9 +37,10 @@ policy: active lanes per pass, passes per warp-frame, and for each layout of the
 sectors per warp memory request and per warp-frame:
 
   aos         one struct per env (RAM, chips' registers); every lane its own sectors
-  tiles       as built in the warp schedule (cule_step_in_passes): each warp's RAM in a tile of its
-              own, byte k of its 32 lanes side by side (console.h, ram_to_warp_tile), so that the
-              lanes of a pass reading one address read one sector; the rest as aos
+  tiles       each warp's RAM in a tile of its own in global memory, byte k of its 32 lanes side by
+              side (console.h, ram_to_warp_tile), so that the lanes of a pass reading one address
+              read one sector; the rest as aos (the warp schedule's kernel keeps the tile in shared
+              memory: none of its sectors are global)
   soa         RAM as tiles, and each chip register and the machine state's own fields side by side
               across lanes too (not built)
 
@@ -532,11 +533,11 @@ def in_passes_costs(costs: dict) -> dict:
 
 def own_costs(costs: dict) -> dict:
     """The warp schedule's kernel's own machine code, every part (one it lacks: the plain state
-    kernel's): what it issues. Its Bus reaches the RAM tile and the TIA slot, and NVRTC compiles
-    the interpreter's parts otherwise under its register bound: an absolute address's mode 76
-    machine instructions against 66 on sm_90, the opcode's fetch 40 against 46. At the machine
-    code ncu profiled (PROFILED_COSTS, calibrate_logged) these gave the warp schedule's kernel
-    1.06x ncu's issued instructions, the plain kernel's parts 1.08x."""
+    kernel's): what it issues. Its Bus reaches the RAM tile and the TIA slot in shared memory, and
+    NVRTC compiles the interpreter's parts otherwise under its register bound (console.h's
+    warp_ram_tile gives the figures). At the machine code ncu profiled (PROFILED_COSTS,
+    calibrate_logged) these gave the warp schedule's kernel 1.06x ncu's issued instructions, the
+    plain kernel's parts 1.08x."""
     own = costs["cule_step_in_passes"]
     out = {**costs["cule_step_logged"], **own}
     if "plan:choice" not in own:   # before the plan's parts the choice lay in the loop: schedule_cost's

@@ -350,20 +350,6 @@ def test_every_game_warp_schedule_on_the_host(game):
     assert run.ends >= run.gpu.num_envs
 
 
-def test_warp_schedule_keeps_ram_in_warp_tiles(device):
-    """The warp schedule runs each frame with the warp's RAM in a tile (console.h, ram_to_warp_tile:
-    byte k of the warp's 32 lanes side by side) and copies it back after: the tiles hold every
-    env's RAM after its last frame, lane by lane, and the RAM the CPU backend reaches."""
-    run = warp_schedule_run("breakout", device, 40, **V5)
-    for _ in range(3):
-        run.step()
-    tiles = run.gpu._backend._warp_ram.cpu().reshape(-1, 128, cuda.WARP_LANES)
-    ram = tiles.transpose(1, 2).reshape(-1, 128)[:40]
-    assert torch.equal(ram, run.gpu._backend.ram().cpu())
-    assert torch.equal(ram, run.cpu._backend.ram())
-    assert tiles[:, :, 8:].any() and not tiles[1, :, 8:].any()   # 40 envs: lanes 8-31 of warp 1 never ran
-
-
 def test_warp_schedule_with_lanes_far_apart(device):
     """The lanes of a warp in different frames, banks and episodes: states taken at six points of
     Elevator Action's play (F8SC: its banks switch as it plays), taken by the lanes in turn, set on

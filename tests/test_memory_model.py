@@ -34,7 +34,6 @@ def test_sectors_per_layout():
     assert mm.warp_sectors(c, "own", 632, 32, interleaved) == 2 + 4
     assert mm.warp_sectors(c, "own", 632, 8, interleaved) == 64 / 8 + 4   # 8 lanes' words: a sector
     assert mm.warp_sectors(c, "shared", 632, 32, None) == 96 / 32
-    assert mm.warp_sectors(c, "tile", 632, 16, None) == 96 / 16
     # the logs' events: a warp's lanes' word k side by side, 32 lanes' words four sectors, 8 lanes' one
     assert mm.kind_of("log_events", 32 * 4) == "interleaved"
     assert mm.warp_sectors(c, "interleaved", 632, 32, None) == 64 / 32 + 32 * 4 / 32
@@ -53,11 +52,13 @@ def test_the_counting_build_counts_every_access():
     state kernel touches the TIA's fields in its machines thousands of times a frame, and every
     candidate layout takes fewer sectors than the one built; the default state kernel touches
     them as often in its shared TIA slots, and its machines' TIA (and its log's count) only to copy
-    it in and out, and stores its log's events in its warp's block."""
+    it in and out, its RAM in its warp's shared tile, and stores its log's events in its warp's
+    block."""
     script = f"""
 import sys, numpy as np, torch
 sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
 import memory_model as mm
+import cule
 from cule import _core, _cuda_host
 out = torch.zeros(64, dtype=torch.int64)
 _cuda_host.count_memory([("out", out.data_ptr(), 512, 8)])
@@ -78,6 +79,25 @@ slots = state["buffers"]["tia_slots"]
 assert slots["kind"] == "shared memory" and slots["sectors_per_warp_frame"] == 0, slots
 assert slots["loads_per_lane_frame"] + slots["stores_per_lane_frame"] > 1000, slots
 assert state["shared_wavefronts_per_warp_frame"] > 0
+# the warp's RAM too, in its tile: the RAM's reads and writes of every frame, none in global memory
+tile = state["buffers"]["ram_tile"]
+assert tile["kind"] == "shared memory" and tile["sectors_per_warp_frame"] == 0, tile
+assert tile["loads_per_lane_frame"] > 100 and tile["stores_per_lane_frame"] > 100, tile
+# byte k of the warp's lanes side by side: the tile's rows (bytes) differ by the byte's use, its
+# columns (lanes, each playing Pong) alike
+env = cule.CuleEnv("pong", num_envs=32, device="cpu", backend="cuda", cuda_step="in-passes", num_threads=1,
+                   **mm.v5_settings())
+counter = mm.Counter(env._backend, _cuda_host)
+env.reset(seed=0)
+for step in range(4):
+    counter.active = step == 3
+    env.step(torch.zeros(32, dtype=torch.int64))
+counter.active = False
+env.close()
+tile = dict(counter.launches)["cule_step_in_passes"]["ram_tile"]
+loads = tile["load_accesses"].astype(np.float64).reshape(_core.RAM_BYTES, mm.WARP)
+by_byte, by_lane = loads.sum(axis=1), loads.sum(axis=0)
+assert by_byte.max() > 4 * by_byte.min() and by_lane.max() < 1.5 * by_lane.min(), (by_byte, by_lane)
 tia_bytes = _core.TIA_SLOT_BYTES
 assert state["parts"]["tia"]["accesses_per_lane_frame"] < 2 * tia_bytes, state["parts"]   # the copies, a frame
 # the log's count too is the slot's for the frame: its own counters a few accesses a frame; its events,

@@ -52,19 +52,33 @@ def test_the_state_kernels_interpreter_has_its_parts():
 def test_the_gpu_bus_stays_in_registers():
     """The state kernels' Bus holds the cycle counter, the data bus and the frame's end while it
     runs (console.h, HotFields), and its work out of line takes what it needs by value, so that it
-    lives in registers: an instruction's fetch and its operand's read touch global memory only for
-    the byte itself (the Bus's load from the window's ROM or from RAM, one of the two run), a
-    branch not at all, and no part of the interpreter touches local memory."""
+    lives in registers: an instruction's fetch and its operand's read touch memory only for the
+    byte itself (the Bus's load from the window's ROM or from RAM, one of the two run: the RAM in
+    global memory, or in the warp schedule's kernel its tile in shared memory), a branch not at
+    all, and no part of the interpreter touches local memory."""
     costs = sass.interpreter_costs("sm_90", {"CULE_GAME": get_game("pong").index},
                                    kernels=("cule_step_logged", "cule_step_in_passes"))
     for kernel, parts in costs.items():
+        in_tile = kernel == "cule_step_in_passes"
         for part in ("fetch", "read"):
-            assert parts[part].global_memory == parts[part].access_memory == 2, (kernel, part)
+            assert parts[part].global_memory == parts[part].access_memory == 2 - in_tile, (kernel, part)
+            assert parts[part].shared_memory == in_tile, (kernel, part)
         assert parts["op:BPL/BMI/BVC/BVS/BCC/BCS/BNE/BEQ"].global_memory == 0, kernel
         local = {name: cost.local_memory for name, cost in parts.items() if cost.local_memory}
         assert not local, (kernel, local)
         # the slow paths are parts of their own: a chip's register, the cartridge outside the window
         assert parts["slow:chip@write"].instructions > 0 and parts["slow:cart@fetch"].instructions > 0, kernel
+
+
+def test_the_bus_reads_share_no_line_number_with_the_cartridge_window():
+    """NVRTC gives code it merges from two lines of one number, the Bus's read of the ROM's window
+    and cart_window's case, the cartridge's location: the parts would lose their reads (console.h,
+    warp_ram_tile)."""
+    interpreter = sass.Interpreter.from_sources()
+    cart = (sass.nvrtc.KERNELS / "atari" / "cart.h").read_text().splitlines()
+    start = next(i + 1 for i, t in enumerate(cart) if "CartWindow cart_window(" in t)
+    end = next(i + 1 for i in range(start, len(cart)) if cart[i].startswith("}"))
+    assert not set(interpreter.access_lines) & set(range(start, end + 1)), (sorted(interpreter.access_lines), start, end)
 
 
 def test_the_bus_slow_paths_are_told_apart():

@@ -34,7 +34,6 @@ RENDER_BLOCK = 64      # threads per block of the render kernel (one per environ
 TIA_LOG_FRAMES = _core.TIA_LOG_FRAMES     # frames a step shows, each replayed by a thread
 TIA_LOG_EVENTS = _core.TIA_LOG_EVENTS     # a log's events at most
 WARP_LANES = _core.WARP_LANES             # threads of a GPU warp: the warp schedule keeps RAM in a tile per warp
-WARP_RAM_BYTES = _core.WARP_RAM_BYTES     # a warp's tile of RAM (console.h, ram_to_warp_tile)
 PLAN_WORDS = _core.PLAN_WORDS             # a warp's plan: passes or slots (console.h, WarpPlan)
 # The integer parameter types of the entry points, as numpy scalars of their width (CuPy passes a
 # scalar's own bytes), and the tensors each pointer type takes where it points at plain values.
@@ -227,11 +226,11 @@ class CudaBackend:
         self.split_render = True
         # The warp schedule (kernels/atari/console.h, run_frame_in_passes): a warp's lanes run their
         # instructions in passes of the lanes at the same code, with the warp's RAM in a tile of its
-        # own for the frames (ram_to_warp_tile); the render kernel's lanes replay their logs' accesses
-        # in the order of their clocks (tia_log.h, tia_replay_frame_by_clock). The same results.
+        # own in shared memory for the frames (warp_ram_tile); the render kernel's lanes replay their
+        # logs' accesses in the order of their clocks (tia_log.h, tia_replay_frame_by_clock). The
+        # same results.
         self.warp_schedule = False
         warps = -(-n // WARP_LANES)
-        self._warp_ram = torch.zeros(warps * WARP_RAM_BYTES, dtype=torch.uint8, device=self.device)
         self._warp_plans = torch.zeros(warps * PLAN_WORDS, dtype=torch.int32, device=self.device)
         self._jobs = torch.zeros((n, self._layout["render_job"]), dtype=torch.uint8, device=self.device)
         # The logs' events, a block a warp, its lanes' events interleaved (tia_log.h)
@@ -310,7 +309,7 @@ class CudaBackend:
                       num_envs=n)
         if self.warp_schedule:
             self._launch("cule_step_in_passes", n, STEP_BLOCK, **state, jobs=self._jobs, log_events=self._log_events,
-                         warp_ram=self._warp_ram, warp_plans=self._warp_plans, warps=True)
+                         warp_plans=self._warp_plans, warps=True)
         else:
             self._launch("cule_step_logged", n, STEP_BLOCK, **state, jobs=self._jobs, log_events=self._log_events)
         if self._held is not None:   # the frames before the step, where it ended an episode, before they go

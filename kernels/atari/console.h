@@ -118,8 +118,8 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
 
 // The GPU's warp schedule keeps a warp's RAM in a tile of its own for each frame: byte k of the
 // warp's 32 lanes side by side, so that the lanes of a pass, all at one instruction and most at
-// one address, read one 32-byte sector where each lane's console would give it a sector of its
-// own (kernel_models/simt_model.py's tiles layout). The state between frames stays the console's
+// one address, read one word where each lane's console would give it a sector of its own
+// (kernel_models/simt_model.py's tiles layout). The state between frames stays the console's
 // bytes: console_frame copies the RAM into the tile and back (`lane`: the lane's byte 0).
 enum : u32 { WARP_LANES = 32, WARP_RAM_BYTES = RAM_BYTES * WARP_LANES };
 
@@ -206,10 +206,30 @@ struct WarpPlan {
 enum : u32 { PLAN_WORDS = sizeof(WarpPlan) / 4 };
 static_assert(sizeof(WarpPlan) % 8 == 0, "plans lie 8-byte aligned");
 
-// Where a lane of the warp schedule keeps its RAM and TIA for a frame: its byte 0 in its warp's
-// RAM tile, its slot of the block's TIA slots, and its warp's plan.
+#ifdef __CUDA_ARCH__
+// The warp's RAM tile lies in its block's shared memory (a block is a warp: STEP_BLOCK_LANES),
+// named here, where the Bus reads it, so that NVRTC knows the address space: a RAM access is a
+// shared load at a 32-bit address (LDS), 4 machine instructions with its address on sm_90, where
+// the tile in global memory took 7 (a 64-bit address, the memory descriptor, the load) and the
+// per-lane kernel's console takes 6. The lanes of a pass at one byte read one word; lanes at
+// different bytes meet in a bank only within a group of 4 lanes and at bytes a multiple of 4
+// apart (bank 8 x byte + lane / 4, mod 32): up to 4 ways. Against the per-lane kernel's
+// interpreter (Dark Chambers' module, sm_90; the tile in global memory in brackets): an absolute
+// address's mode 66 machine instructions (76) against 66, a zero page's 32 (29) against 25, JSR
+// 94 (106) against 99, RTS 69 (81) against 75; 128 registers, 20 and 16 bytes of spills stored
+// and loaded (28 and 56). A block's shared memory is 8,576 bytes with the TIA slots, 137 KB for
+// an SM's IN_PASSES_WARPS_PER_SM blocks (an H100's SM has 228 KB); the tiles in global memory
+// held as much of the L1 cache.
+// The Bus's lines that read the ROM's window and the RAM share no line number with
+// cart_window's (tests/test_sass.py): NVRTC gave the code it merged from two lines of one number
+// (Pong's ROM reads, at line 284 of both) the cartridge's location, where sass.py dropped it.
+static_assert(STEP_BLOCK_LANES == WARP_LANES, "a block's RAM tile is one warp's");
+__shared__ u8 warp_ram_tile[WARP_RAM_BYTES];
+#endif
+
+// Where a lane of the warp schedule keeps its TIA for a frame, its slot of the block's TIA slots,
+// and its warp's plan.
 struct LaneTiles {
-    u8* ram;
     TiaSlot* slot;
     WarpPlan* plan;
 };
@@ -505,7 +525,7 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
 
 // One ALE frame. DRAW = false latches collisions without writing pixels; a `log` records the
 // frame for the render pass; IN_PASSES: the GPU's warp schedule (run_frame_in_passes), the RAM
-// and the TIA in the lane's `tiles` for the frame.
+// in the block's tile and the TIA in the lane's `tiles` for the frame.
 template <bool DRAW, bool IN_PASSES = false>
 CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = nullptr, LaneTiles tiles = {}) {
     bool began = !c.tia.partial_frame;
@@ -519,9 +539,9 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     Bus<DRAW> bus = {c, screen, rom, log};   // the cycle counter from here on the Bus's, until write_back
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
-        ram_to_warp_tile(c, tiles.ram);
-        bus.ram = tiles.ram;
+        bus.ram = warp_ram_tile + threadIdx.x % WARP_LANES;
         bus.ram_step = WARP_LANES;
+        ram_to_warp_tile(c, bus.ram);
         tiles.slot->tia = c.tia;
         bus.hot.tia = &tiles.slot->tia;
         if (log) {
@@ -545,7 +565,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     bus.write_back();
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
-        ram_from_warp_tile(c, tiles.ram);
+        ram_from_warp_tile(c, bus.ram);
         c.tia = tiles.slot->tia;
         if (log) log->count = tiles.slot->log_count;
     }

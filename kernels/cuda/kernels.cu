@@ -37,11 +37,11 @@ __shared__ u32 tia_slots[STEP_BLOCK_LANES * TIA_LANE_WORDS];
 // LOGGED: the state-update pass of the split, which logs the frames the step shows into `jobs`
 // for cule_render / cule_redo and has no drawing code; else the step draws.
 // IN_PASSES: the state pass with the warp schedule (console.h, run_frame_in_passes), each warp's
-// RAM in its tile of `warp_ram` (console.h, ram_to_warp_tile; WARP_RAM_BYTES a warp) and each
-// lane's TIA in its slot of `tia_slots` for the frames.
+// RAM in its block's tile (console.h, warp_ram_tile) and each lane's TIA in its slot of
+// `tia_slots` for the frames.
 template <bool LOGGED, bool IN_PASSES = false>
 __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events, i32* rewards, u8* terminated,
-                         u8* truncated, i32 num_envs, u8* warp_ram = nullptr, u32* warp_plans = nullptr) {
+                         u8* truncated, i32 num_envs, u32* warp_plans = nullptr) {
     i32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= num_envs) return;
     if (*skip) {   // some env's action was out of range (checked on the GPU): no env steps
@@ -58,8 +58,7 @@ __device__ void step_env(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events
         jobs[i].log.step = WARP_LANES;
     }
     if (LOGGED && IN_PASSES) {
-        const LaneTiles tiles = {warp_ram + (u64)(i / WARP_LANES) * WARP_RAM_BYTES + i % WARP_LANES,
-                                 reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS),
+        const LaneTiles tiles = {reinterpret_cast<TiaSlot*>(tia_slots + threadIdx.x * TIA_LANE_WORDS),
                                  reinterpret_cast<WarpPlan*>(warp_plans) + i / WARP_LANES};
         s = env_step_logged<true>(env, reset_pool, rom, cfg, inputs[i], jobs[i], tiles);
     } else if (LOGGED) s = env_step_logged(env, reset_pool, rom, cfg, inputs[i], jobs[i]);
@@ -80,16 +79,15 @@ extern "C" __global__ void cule_step_logged(CULE_STEP_PARAMS, RenderJob* jobs, T
                    config, skip, inputs, jobs, log_events, rewards, terminated, truncated, num_envs);
 }
 
-// The state pass with the warp schedule and the RAM in warp tiles (`warp_ram`: WARP_RAM_BYTES for
-// each warp of the launch, num_envs rounded up to whole warps; `warp_plans`: a WarpPlan, PLAN_WORDS
-// words, each, zeros at first): the same results as cule_step_logged's. Bounded to
-// IN_PASSES_WARPS_PER_SM warps an SM (console.h).
+// The state pass with the warp schedule and the RAM in warp tiles (`warp_plans`: a WarpPlan,
+// PLAN_WORDS words, for each warp of the launch, num_envs rounded up to whole warps, zeros at
+// first): the same results as cule_step_logged's. Bounded to IN_PASSES_WARPS_PER_SM warps an SM
+// (console.h).
 extern "C" __global__ void __launch_bounds__(STEP_BLOCK_LANES, IN_PASSES_WARPS_PER_SM * WARP_LANES / STEP_BLOCK_LANES)
 cule_step_in_passes(CULE_STEP_PARAMS, RenderJob* jobs, TiaEvent* log_events, i32* rewards, u8* terminated,
-                    u8* truncated, i32 num_envs, u8* warp_ram, u32* warp_plans) {
+                    u8* truncated, i32 num_envs, u32* warp_plans) {
     step_env<true, true>(machines, screens, screen_height, rng, needs_reset, pool, pool_screens, pool_size, rom,
-                         config, skip, inputs, jobs, log_events, rewards, terminated, truncated, num_envs, warp_ram,
-                         warp_plans);
+                         config, skip, inputs, jobs, log_events, rewards, terminated, truncated, num_envs, warp_plans);
 }
 
 // The render pass, replay half: one thread per env and shown frame, each frame drawn from its own
