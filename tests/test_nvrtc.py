@@ -42,11 +42,12 @@ def test_only_the_one_kernel_step_spills_registers():
     # ptxas's report: the one-kernel step at the 255-register cap spills; the split step's state
     # kernel and the render kernels keep everything in registers (the warp schedule's, bounded,
     # spills around the frame's loop: test_the_warp_schedule_fits_its_warps_an_sm). Only the warp
-    # schedule's has shared memory: its block's TIA slots (console.h, LaneTiles).
+    # schedule's has shared memory: its block's TIA slots (console.h, LaneTiles) and RAM tile
+    # (console.h, warp_ram_tile).
     report = nvrtc.kernel_ptxas_report("sm_90", {"CULE_GAME": 0})
     assert set(KERNEL_NAMES) <= set(report)
     assert report["cule_step"]["spill_store_bytes"] > 0 and report["cule_step"]["spill_load_bytes"] > 0
     for name in ("cule_step_logged", "cule_render", "cule_render_by_clock"):
         assert report[name]["spill_store_bytes"] == report[name]["spill_load_bytes"] == 0, name
-    slots = _core.STEP_BLOCK_LANES * _core.TIA_SLOT_BYTES
-    assert {name: r["shared_bytes"] for name, r in report.items() if r["shared_bytes"]} == {"cule_step_in_passes": slots}
+    block = _core.STEP_BLOCK_LANES * _core.TIA_SLOT_BYTES + _core.RAM_BYTES * _core.WARP_LANES
+    assert {name: r["shared_bytes"] for name, r in report.items() if r["shared_bytes"]} == {"cule_step_in_passes": block}
