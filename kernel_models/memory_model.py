@@ -5,8 +5,9 @@ store the kernels make.
 The CUDA kernels run on the host (the CUDA backend's HostKernels) in a build that counts every
 load and store of their optimised code (`make build/memory/_cuda_host.so`, bindings/memory_count.h),
 by buffer and by byte offset within an env's element (its machine, its render job, its frame
-buffers) or a warp's (its plan, its log's events). A kernel's step is played as the committed ncu profiles
-played it (v5 settings, random actions, `--age` steps after reset(seed)), then one step counted.
+buffers) or a warp's (its plan, its log's events). A kernel's step is played as the committed
+ncu profiles played it (v5 settings, random actions, `--age` steps after reset(seed)), then one
+step counted.
 
 A warp's memory instruction takes, for its active lanes, the sectors their addresses span. Per
 layout of the envs' state:
@@ -306,7 +307,16 @@ def summarise(launches: list, module, num_envs: int, frameskip: int) -> dict:
 
 
 def count_step(game: str, cuda_step: str, num_envs: int, age: int, seed: int) -> dict:
-    """Plays `age` steps from reset(seed), then counts the next step's kernels."""
+    """Plays `age` steps from reset(seed), then counts the next step's kernels (summarise)."""
+    from cule import _cuda_host
+
+    launches = count_launches(game, cuda_step, num_envs, age, seed)
+    return summarise(launches, _cuda_host, num_envs, v5_settings()["frameskip"])
+
+
+def count_launches(game: str, cuda_step: str, num_envs: int, age: int, seed: int) -> list:
+    """Plays `age` steps from reset(seed), then counts the next step's kernels: each launch's
+    counts by buffer (Counter's launches)."""
     import torch
 
     import cule
@@ -326,7 +336,7 @@ def count_step(game: str, cuda_step: str, num_envs: int, age: int, seed: int) ->
             counter.active = step == age
             env.step(torch.randint(0, env.single_action_space.n, (num_envs,), generator=actions))
         counter.active = False
-        return summarise(counter.launches, _cuda_host, num_envs, settings["frameskip"])
+        return counter.launches
     finally:
         env.close()
 

@@ -58,7 +58,6 @@ def test_the_counting_build_counts_every_access():
 import sys, numpy as np, torch
 sys.path.insert(0, {str(ROOT / 'kernel_models')!r})
 import memory_model as mm
-import cule
 from cule import _core, _cuda_host
 out = torch.zeros(64, dtype=torch.int64)
 _cuda_host.count_memory([("out", out.data_ptr(), 512, 8)])
@@ -85,16 +84,7 @@ assert tile["kind"] == "shared memory" and tile["sectors_per_warp_frame"] == 0, 
 assert tile["loads_per_lane_frame"] > 100 and tile["stores_per_lane_frame"] > 100, tile
 # byte k of the warp's lanes side by side: the tile's rows (bytes) differ by the byte's use, its
 # columns (lanes, each playing Pong) alike
-env = cule.CuleEnv("pong", num_envs=32, device="cpu", backend="cuda", cuda_step="in-passes", num_threads=1,
-                   **mm.v5_settings())
-counter = mm.Counter(env._backend, _cuda_host)
-env.reset(seed=0)
-for step in range(4):
-    counter.active = step == 3
-    env.step(torch.zeros(32, dtype=torch.int64))
-counter.active = False
-env.close()
-tile = dict(counter.launches)["cule_step_in_passes"]["ram_tile"]
+tile = dict(mm.count_launches("pong", "in-passes", 32, 3, 0))["cule_step_in_passes"]["ram_tile"]
 loads = tile["load_accesses"].astype(np.float64).reshape(_core.RAM_BYTES, mm.WARP)
 by_byte, by_lane = loads.sum(axis=1), loads.sum(axis=0)
 assert by_byte.max() > 4 * by_byte.min() and by_lane.max() < 1.5 * by_lane.min(), (by_byte, by_lane)
