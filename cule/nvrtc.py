@@ -7,7 +7,9 @@ architectures we ship (sm_80, sm_90) on a machine without a GPU.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import glob
+import hashlib
 import os
 import re
 import struct
@@ -60,7 +62,13 @@ def compile_ptx(arch: str = "compute_90", defines: dict[str, object] | None = No
 def compile_cubin(arch: str = "sm_90", defines: dict[str, object] | None = None, line_info: bool = False) -> bytes:
     """The entry points as machine code for `arch` (a CUBIN); with line_info, each instruction's
     source lines, inlining included, for a disassembler (kernel_models/sass.py)."""
-    return _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["-lineinfo"] if line_info else [])[0]
+    return _compile_cubin(arch, defines, line_info)[0]
+
+
+def _compile_cubin(arch: str, defines: dict[str, object] | None, line_info: bool = False) -> tuple[bytes, str]:
+    """The CUBIN and ptxas's report of it: -v costs nothing, and one module serves both."""
+    return _compile(arch, defines, CUDA_ENTRY, cubin=True,
+                    extra=["--ptxas-options=-v"] + (["-lineinfo"] if line_info else []))
 
 
 def kernel_resources(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
@@ -76,21 +84,48 @@ _PTXAS = re.compile(r"Compiling entry function '(cule_\w+)'.*?(\d+) bytes spill 
 def kernel_ptxas_report(arch: str = "sm_90", defines: dict[str, object] | None = None) -> dict[str, dict[str, int]]:
     """Per entry point, bytes of registers spilled to local memory (stored, loaded) and of static
     shared memory a block: ptxas's report (-v), which the CUBIN does not keep."""
-    _, log = _compile(arch, defines, CUDA_ENTRY, cubin=True, extra=["--ptxas-options=-v"])
+    _, log = _compile_cubin(arch, defines)
     return {name: dict(spill_store_bytes=int(stores), spill_load_bytes=int(loads), shared_bytes=int(smem or 0))
             for name, stores, loads, smem in _PTXAS.findall(log)}
 
 
 def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cubin: bool,
              extra: list[str] | None = None) -> tuple[bytes, str]:
-    """The PTX or CUBIN, and NVRTC's log."""
+    """The PTX or CUBIN, and NVRTC's log. With CULE_NVRTC_CACHE, a directory, each module is
+    compiled once for all the processes that share it: a module takes NVRTC tens of seconds, and
+    the test run's workers ask for the same ones (tests/conftest.py)."""
+    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", *OPTIONS]
+    options += [f"-D{k}={v}" for k, v in (defines or {}).items()] + (extra or [])
+    cache = os.environ.get("CULE_NVRTC_CACHE")
+    if not cache:
+        return _run_nvrtc(arch, source_name, options, cubin)
+    key = hashlib.sha256(repr((_sources_digest(), source_name, options, cubin)).encode()).hexdigest()[:32]
+    made, log = Path(cache) / f"{key}.out", Path(cache) / f"{key}.log"
+    made.parent.mkdir(parents=True, exist_ok=True)
+    with open(made.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # held while another process compiles the same module
+        if not made.exists():
+            out, text = _run_nvrtc(arch, source_name, options, cubin)
+            log.write_text(text)
+            made.with_suffix(".part").write_bytes(out)
+            made.with_suffix(".part").replace(made)
+        return made.read_bytes(), log.read_text()
+
+
+def _sources_digest() -> str:
+    """Every file under KERNELS (what an entry point can include), by path and bytes."""
+    h = hashlib.sha256()
+    for f in sorted(p for p in KERNELS.rglob("*") if p.is_file()):
+        h.update(str(f.relative_to(KERNELS)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
+def _run_nvrtc(arch: str, source_name: str, options: list[str], cubin: bool) -> tuple[bytes, str]:
     lib = _load_library()
     source = (KERNELS / source_name).read_bytes()
     prog = ctypes.c_void_p()
     check = _checker(lib)
     check(lib.nvrtcCreateProgram(ctypes.byref(prog), source, source_name.encode(), 0, None, None), "create")
-    options = [f"--gpu-architecture={arch}", f"-I{KERNELS}", *OPTIONS]
-    options += [f"-D{k}={v}" for k, v in (defines or {}).items()] + (extra or [])
     argv = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
     try:
         status = lib.nvrtcCompileProgram(prog, len(options), argv)

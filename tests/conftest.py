@@ -11,6 +11,15 @@ def pytest_configure(config):
         torch.set_num_threads(1)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def nvrtc_modules_compiled_once(tmp_path_factory):
+    """The NVRTC modules the tests ask for, compiled once for all the run's workers
+    (cule/nvrtc.py): the directory every worker's own temporary directory lies in."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    os.environ.setdefault("CULE_NVRTC_CACHE", str(shared / "nvrtc-modules"))
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests marked `cuda` need an NVIDIA GPU and CuPy: skip them, saying why, when there is none."""
     try:

@@ -30,6 +30,23 @@ def test_bad_source_reports_the_compiler_log(tmp_path, monkeypatch):
         nvrtc.compile_ptx("compute_80", source_name="broken.cu")
 
 
+def test_a_module_is_compiled_once_until_a_source_changes(tmp_path, monkeypatch):
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    (kernels / "tiny.cu").write_text('#include "value.h"\nextern "C" __global__ void k(int* x) { *x = VALUE; }\n')
+    (kernels / "value.h").write_text("#define VALUE 12345\n")
+    monkeypatch.setattr(nvrtc, "KERNELS", kernels)
+    monkeypatch.setenv("CULE_NVRTC_CACHE", str(tmp_path / "cache"))
+    compiles = []
+    monkeypatch.setattr(nvrtc, "_load_library", lambda real=nvrtc._load_library: compiles.append(1) or real())
+    first = nvrtc.compile_ptx("compute_80", source_name="tiny.cu")
+    assert "12345" in first
+    assert nvrtc.compile_ptx("compute_80", source_name="tiny.cu") == first and len(compiles) == 1
+    assert nvrtc.compile_ptx("compute_90", source_name="tiny.cu") != first and len(compiles) == 2
+    (kernels / "value.h").write_text("#define VALUE 54321\n")   # an included header changes
+    assert "54321" in nvrtc.compile_ptx("compute_80", source_name="tiny.cu") and len(compiles) == 3
+
+
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_the_warp_schedule_fits_its_warps_an_sm(arch):
     # the in-passes state kernel's launch bound (console.h, IN_PASSES_WARPS_PER_SM): an SM's 65,536
