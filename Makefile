@@ -24,13 +24,13 @@ $(VENV)/.installed: $(SOURCES)
 demo: install
 	$(PYTHON) -m cule.demo
 
-# Everything CI checks: the CUDA kernels under the sanitizers, then the whole suite (with the
-# builds that record traces, that count memory and that run timer waits at once as the GPU does,
-# for their tests).
+# Everything CI checks: the CUDA kernels under the sanitizers, then the rest of the suite (with
+# the builds that record traces, that count memory and that run timer waits at once as the GPU
+# does, for their tests): the sanitized run's tests run once, on the sanitizer builds.
 test: install
-	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(WAIT_LIB) $(MEMORY_LIB)
+	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(MEMORY_LIB)
 	$(MAKE) --no-print-directory test-sanitize
-	$(PYTHON) -m pytest -q $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -q $(PYTEST_ARGS) -k "not ($(SANITIZED_RUN))"
 
 # Both compiled backends, the CPU one and the CUDA kernels executed on the host, built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (any report ends the process), under the host
@@ -53,7 +53,9 @@ test-sanitize: $(SANITIZE_LIBS)
 	LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(PYTHON) -m pytest -q $(PYTEST_ARGS) tests/test_cuda.py tests/test_states.py tests/test_observe.py -m "sanitize or not slow" \
-		-k "not every_game"
+		-k "$(SANITIZED_RUN)"
+# test-sanitize's tests among those of its files: all but the runs of every game (too slow there)
+SANITIZED_RUN := (test_cuda.py or test_states.py or test_observe.py) and not every_game
 
 # 20,000 frames x 3 seeds for every supported game against ale-py.
 test-long: install
@@ -75,7 +77,8 @@ bench-gpu: install
 
 # The SIMT model of the GPU kernels, from instruction traces of a build that records them
 # (kernels/testing/trace.h) and runs timer waits at once as the GPU's kernels do: lanes per pass
-# and memory sectors per scheduling policy and layout.
+# and memory sectors per scheduling policy and layout. Untraced, it is the CPU backend with the
+# GPU's timer waits, which tests/test_timer_wait.py plays against the plain one.
 TRACE_LIB := build/trace/_core.so
 $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
@@ -83,10 +86,9 @@ $(TRACE_LIB): $(KERNEL_SOURCES) Makefile | install
 		$$($(PYTHON) -m pybind11 --includes) -Ikernels -I. bindings/module_core.cpp -o $@
 
 # The CPU backend with and without the timer-polling loops run at once (Bus::wait_on_timer, which
-# only the GPU's kernels run by default), with setup.py's compiler flags: what they save, and that
-# they change nothing (benchmarks/timer_wait.py, tests/test_timer_wait.py).
+# only the GPU's kernels run by default), with setup.py's compiler flags: what they save
+# (benchmarks/timer_wait.py).
 WAIT_LIBS := build/timer_wait/_core.so build/no_timer_wait/_core.so
-WAIT_LIB := build/timer_wait/_core.so
 $(WAIT_LIBS): build/%/_core.so: $(KERNEL_SOURCES) Makefile | install
 	mkdir -p $(dir $@)
 	$(CXX) $(COMPILE_FLAGS) -DNDEBUG -fwrapv -O3 -fvisibility=hidden -shared -fPIC \

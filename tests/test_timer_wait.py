@@ -114,7 +114,8 @@ def test_superchip_loop_runs_at_once_past_the_ports_only(loop_address, runs_at_o
     assert at_once["pc"] == 0xF1F0   # the loop ended in both
 
 
-WAIT_LIB = Path(__file__).resolve().parent.parent / "build" / "timer_wait" / "_core.so"
+# The build that records traces for the SIMT model runs timer waits at once too (Makefile, TRACE_LIB)
+WAIT_LIB = Path(__file__).resolve().parent.parent / "build" / "trace" / "_core.so"
 STATE_DIGESTS = """
 import hashlib, json, torch, cule
 from cule.games import list_games
@@ -131,7 +132,7 @@ print(json.dumps(digests))
 """
 
 
-@pytest.mark.skipif(not WAIT_LIB.exists(), reason="the build with timer waits (make test builds it)")
+@pytest.mark.skipif(not WAIT_LIB.exists(), reason="the trace build, with timer waits (make test builds it)")
 def test_every_game_plays_the_same_with_timer_waits_run_at_once():
     """Whole states (machines and frame buffers) after 50 v5 steps of 4 envs of every game, by the
     CPU backend, which runs every loop one instruction at a time, and by a build that runs timer
