@@ -6,9 +6,11 @@ import torch
 
 def pytest_configure(config):
     """Under pytest-xdist every core already runs a worker: torch's own threads would spin
-    against the other workers (a test of the CUDA backend on the host ran 7x slower)."""
+    against the other workers (a test of the CUDA backend on the host ran 7x slower), in the
+    worker and in the processes its tests start (the examples, the benchmarks)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         torch.set_num_threads(1)
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)
