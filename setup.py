@@ -1,5 +1,6 @@
 """Builds the pybind11 extensions (bindings/), compiled from the same kernels/ headers that NVRTC
 compiles for the GPU. Everything else is declared in pyproject.toml."""
+import os
 from pathlib import Path
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
@@ -34,4 +35,5 @@ setup(
         extension("cule._probes", "bindings/module_probes.cpp"),
     ],
     cmdclass={"build_ext": build_ext},
+    options={"build_ext": {"parallel": os.cpu_count()}},   # the modules at once, one a core
 )
