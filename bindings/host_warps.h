@@ -22,8 +22,8 @@
 #define CULE_FIBER_START(save, bottom, size) __sanitizer_start_switch_fiber(save, bottom, size)
 #define CULE_FIBER_FINISH(save, bottom, size) __sanitizer_finish_switch_fiber(save, bottom, size)
 #else
-#define CULE_FIBER_START(save, bottom, size) ((void)0)
-#define CULE_FIBER_FINISH(save, bottom, size) ((void)0)
+#define CULE_FIBER_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define CULE_FIBER_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
 #endif
 
 namespace cule::host_warps {
