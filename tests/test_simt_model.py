@@ -67,6 +67,10 @@ def test_every_policy_runs_each_instruction_once_in_order(policy):
     check_schedule(lanes, schedule)
     assert result["lane_instructions"] == lanes.count.sum()
     assert 1 <= result["lanes_per_pass"] <= sm.WARP
+    # without the sectors, the same schedule (all a plan reads of its ways)
+    alone, same = sm.replay(lanes, policy, sectors=False)
+    assert np.array_equal(same.pass_of, schedule.pass_of) and np.array_equal(same.slot_of, schedule.slot_of)
+    assert alone == {k: v for k, v in result.items() if "sectors" not in k}
 
 
 def test_lanes_at_one_pc_share_every_pass():
