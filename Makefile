@@ -25,8 +25,8 @@ demo: install
 	$(PYTHON) -m cule.demo
 
 # Everything CI checks: the CUDA kernels under the sanitizers, then the rest of the suite (with
-# the builds that record traces, that count memory and that run timer waits at once as the GPU
-# does, for their tests): the sanitized run's tests run once, on the sanitizer builds.
+# the build that records traces, which runs timer waits at once as the GPU does, and the one that
+# counts memory, for their tests): the sanitized run's tests run once, on the sanitizer builds.
 test: install
 	$(MAKE) --no-print-directory -j 2 $(SANITIZE_LIBS) $(TRACE_LIB) $(MEMORY_LIB)
 	$(MAKE) --no-print-directory test-sanitize
