@@ -113,7 +113,10 @@ def _compile(arch: str, defines: dict[str, object] | None, source_name: str, cub
 
 
 def _sources_digest() -> str:
-    """Every file under KERNELS (what an entry point can include), by path and bytes."""
+    """Every file under KERNELS (what an entry point can include), by path and bytes. Not the CUDA
+    backend's source_digest: that one names the sources results were made from, in the result
+    files, so it keeps its definition; it reads the headers and the entry point of the kernels/
+    it was imported with, where a compile here follows KERNELS (sass.use_kernels) and its files."""
     h = hashlib.sha256()
     for f in sorted(p for p in KERNELS.rglob("*") if p.is_file()):
         h.update(str(f.relative_to(KERNELS)).encode() + b"\0" + f.read_bytes())
