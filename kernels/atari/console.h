@@ -223,7 +223,7 @@ static_assert(sizeof(WarpPlan) % 8 == 0, "plans lie 8-byte aligned");
 // The Bus's lines that read the ROM's window and the RAM share no line number with
 // cart_window's (tests/test_sass.py): NVRTC gave the code it merged from two lines of one number
 // (Pong's ROM reads, at line 284 of both) the cartridge's location, where sass.py dropped it.
-static_assert(STEP_BLOCK_LANES == WARP_LANES, "a block's RAM tile is one warp's");
+static_assert(u32(STEP_BLOCK_LANES) == u32(WARP_LANES), "a block's RAM tile is one warp's");
 __shared__ u8 warp_ram_tile[WARP_RAM_BYTES];
 #endif
 
