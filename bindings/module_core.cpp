@@ -76,8 +76,8 @@ PYBIND11_MODULE(_core, m) {
     m.attr("RESET_ACTION") = (int)RESET;
     m.attr("CART_SCHEME_NAMES") =
         py::tuple(py::cast(std::vector<std::string>(CART_SCHEME_NAMES, CART_SCHEME_NAMES + NUM_CART_SCHEMES)));
-    // The 6502's opcode table (mode | access << 4 | operation << 6, kernels/atari/cpu6502.h), for the
-    // SIMT model's costs (kernel_models/simt_model.py).
+    // The 6502's opcode table (mode | access << 4 | operation << 6 | operand bytes << 13,
+    // kernels/atari/cpu6502.h), for the SIMT model's costs (kernel_models/simt_model.py).
     m.attr("OPCODE_ENTRIES") = py::tuple(py::cast(std::vector<u16>(m6502::OPCODES, m6502::OPCODES + 256)));
     m.def("game_catalogue", &game_catalogue, "every game's settings, from its header, in the kernels' order");
 

@@ -29,6 +29,8 @@ struct FlatBus {
     u8* mem;
     u32 cycles;
     pybind11::list accesses;
+    FetchWindow fetch = {nullptr, 0, 0};   // none: every byte is read through peek, and logged
+    u32 left = 1;
     u8 peek(u16 addr) {
         accesses.append(pybind11::make_tuple("r", addr, mem[addr]));
         return mem[addr];
@@ -38,7 +40,11 @@ struct FlatBus {
         mem[addr] = v;
     }
     void add_cycles(u32 n) { cycles += n; }
-    TimerWait wait_on_timer(Cpu6502 c, u32, u32) { return {c, 0, 0}; }   // one instruction at a time
+    void open_fetch(u32) {}
+    void stop() { left = 0; }
+    void fetched(u32) {}
+    u32 code_key(u32 pc) const { return pc; }
+    TimerWait wait_on_timer(const Regs&, u32, u32) { return {0, 0, 0, 0}; }   // one instruction at a time
 };
 
 }  // namespace cule
@@ -62,7 +68,9 @@ PYBIND11_MODULE(_probes, m) {
             c.sp = regs["sp"].cast<u8>();
             c.p = regs["p"].cast<u8>();
             FlatBus bus{memory.mutable_data(), 0, py::list()};
-            cpu_run(c, bus, 1);
+            Regs r = regs_of(c);
+            cpu_run(r, bus);
+            c = cpu_of(r);
             py::dict out;
             out["pc"] = c.pc; out["a"] = c.a; out["x"] = c.x; out["y"] = c.y; out["sp"] = c.sp; out["p"] = c.p;
             out["halted"] = c.halted;
@@ -88,7 +96,7 @@ PYBIND11_MODULE(_probes, m) {
             for (auto [kind, addr, value, cycle] : accesses) {
                 if ((kind == 'r' || kind == 'w') && !(addr & 0x1000))
                     throw std::invalid_argument("address " + std::to_string(addr) + " is not the cartridge's: A12 is clear");
-                bus.hot.cycles = cycle;
+                bus.cycles = cycle;
                 switch (kind) {
                     case 'r': reads.push_back(bus.peek(addr)); break;
                     case 'w': bus.poke(addr, value); break;
@@ -135,7 +143,7 @@ PYBIND11_MODULE(_probes, m) {
                     continue;
                 }
                 if ((addr & 0x1080) != 0x0080) throw std::invalid_argument("not a RIOT address");
-                bus.hot.cycles = cycle;
+                bus.cycles = cycle;
                 if (kind == 'r') reads.push_back(bus.peek(addr));
                 else if (kind == 'w') bus.poke(addr, value);
                 else throw std::invalid_argument("an access is 'r', 'w' or 'c'");
@@ -161,7 +169,12 @@ PYBIND11_MODULE(_probes, m) {
             Bus<false> bus = {c, screen.data(), (const u8*)image.data(), nullptr};
             bus.open_window(c.cpu.pc);
             u32 n = 0, steps = 0;
-            for (; n < instructions && !c.cpu.halted; ++steps) n += cpu_run(c.cpu, bus, at_once ? instructions - n : 1);
+            Regs regs = regs_of(c.cpu);
+            for (; n < instructions && !regs.halted; ++steps) {
+                bus.left = at_once ? instructions - n : 1;
+                n += cpu_run(regs, bus);
+            }
+            c.cpu = cpu_of(regs);
             bus.write_back();
             py::dict out;
             const Cpu6502& r = c.cpu;

@@ -129,7 +129,7 @@ class Interpreter:
                 out[n] = label
             return out
         console = CONSOLE_SOURCE.read_text().splitlines()
-        plain_loop = next(i + 1 for i, t in enumerate(console) if "n += cpu_run(" in t and t.lstrip().startswith("for"))
+        plain_loop = next(i + 1 for i, t in enumerate(console) if t.strip() == "while (bus.left) cpu_run(cpu, bus);")
         passes = next(i + 1 for i, t in enumerate(console) if "void run_frame_in_passes(" in t)
         polls = next(i + 1 for i, t in enumerate(console) if "bool polls_timer(" in t)
         polls_end = next(i + 1 for i in range(polls, len(console)) if console[i].startswith("}"))
@@ -182,7 +182,7 @@ class Interpreter:
                     slow[(CONSOLE_SOURCE.name, i + 2)] = "cart"
             elif "v = peek_chip(addr);" in t or "bus_poke_chip<DRAW>(" in t:
                 slow[(CONSOLE_SOURCE.name, i + 1)] = "chip"
-        wait = find("if (branched && budget > 2)", run)
+        wait = find("if (branched && bus.left > 1)", run)
         for n in range(wait, run_end):
             if lines[n].strip() == "}":
                 break
@@ -325,7 +325,7 @@ def opcode_parts() -> list[tuple[str, str, bool, bool]]:
     label = lambda cases, name: next((c for c in set(cases.values()) if name in c.split("/")), None)  # noqa: E731
     out = []
     for entry in _core.OPCODE_ENTRIES:
-        mode, access, op = modes[entry & 0x0F], entry >> 4 & 3, ops[entry >> 6]
+        mode, access, op = modes[entry & 0x0F], entry >> 4 & 3, ops[entry >> 6 & 0x7F]
         mode_case, op_case = label(interpreter.mode_cases, mode), label(interpreter.op_cases, op)
         out.append(("mode:" + mode_case if mode_case else "", "op:" + op_case if op_case else "",
                     bool(access & 1), bool(access & 2)))

@@ -81,6 +81,17 @@ CULE_HD void store_word(u8* p, u64 v) {
 #endif
 }
 
+// The little-endian 16-bit word at p, at any alignment.
+CULE_HD u32 load_u16(const u8* p) {
+#ifdef __CUDA_ARCH__
+    return p[0] | (u32)p[1] << 8;
+#else
+    u16 v;
+    __builtin_memcpy(&v, p, 2);
+    return v;
+#endif
+}
+
 // n bytes from src to dst, both 8-byte aligned, n a multiple of 8.
 CULE_HD void copy_words(u8* dst, const u8* src, i32 n) {
 #ifdef __CUDA_ARCH__

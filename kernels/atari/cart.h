@@ -287,6 +287,27 @@ CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u16 addr) {
     }
 }
 
+// The run of a window's bytes that lie in order around a PC: an instruction that starts at
+// [lo, lo + len) has its three bytes there, from code[pc - lo] (cpu6502.h, cpu_step). A PC in
+// another mirror of the cartridge than the one opened at falls outside: the fetch opens it again.
+struct FetchWindow {
+    const u8* code;
+    u32 lo, len;   // len 0: none
+
+    CULE_INLINE bool holds(u32 pc) const { return pc - lo < len; }
+    CULE_INLINE const u8* at(u32 pc) const { return code + (pc - lo); }
+};
+
+CULE_HD FetchWindow fetch_window(const CartWindow& w, u32 pc) {
+    const u32 key = pc & w.lines;
+    if (!(pc & 0x1000) || key - w.first >= w.count) return {w.bytes, 0, 0};
+    // The keys whose bytes follow each other, bytes[key & mask]: a run of mask + 1 within the window.
+    const u32 run = key & ~w.mask, end = run + w.mask + 1 < w.first + w.count ? run + w.mask + 1 : w.first + w.count;
+    const u32 begin = run > w.first ? run : w.first;
+    if (end - begin < 3) return {w.bytes, 0, 0};
+    return {w.bytes + (begin & w.mask), (pc & ~w.lines & 0xFFFF) | begin, end - begin - 2};
+}
+
 // `cycles`: the system cycle count, for the DPC's music; by reference, so that only a DPC read
 // loads it.
 CULE_INLINE u8 cart_peek(Cart& c, const u8* rom, u16 addr, const u32& cycles) {

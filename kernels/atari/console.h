@@ -27,31 +27,37 @@ struct Console {
     u8 padding1[5];
 };
 
-// The fields of the console that every instruction touches: the cycle counter, the data bus
-// and its last access, the frame's end, and where the frame's TIA and its log's count are: the
-// Bus's own copy on the GPU, the console itself on the host (see Bus). The Bus's work below
-// takes those it needs by value, or as `hot` where it is inlined on the GPU (bus_poke_chip).
-struct HotFields {
-    u32 cycles;
-    u8 data_bus;
-    u8 last_access_was_read;
-    u8 frame_done;
-    Tia* tia;          // the console's, or with the warp schedule the lane's copy (TiaSlot)
-    u32* log_count;    // the TIA log's count (TiaLog::count), or likewise the lane's copy; none unlogged
-    TiaEvent* log_events;   // the log's events and their step (TiaLog)
+// Where a frame's TIA and its log's count lie while the CPU runs: the console's and the log's own
+// on the host; on the GPU the Bus's copy of the log's fields, and with the warp schedule the
+// lane's slot (TiaSlot) for the TIA and the count. The Bus's work out of line takes it by value.
+#ifdef __CUDA_ARCH__
+struct TiaPlace {
+    Tia* tia;
+    u32* log_count;    // none unlogged
+    TiaEvent* log_events;
     u32 log_step;
 };
-CULE_HD Tia& frame_tia(const HotFields& hot) { return *hot.tia; }
-CULE_HD Tia& frame_tia(Console& c) { return c.tia; }
-// A TIA access logged: through the Bus's HotFields on the GPU, the log itself on the host.
-CULE_HD void log_event(const HotFields& hot, TiaLog&, bool read, u32 addr, u8 value) {
-    tia_log_event(hot.log_events, hot.log_step, *hot.log_count, hot.cycles, read, addr, value);
+CULE_HD TiaPlace tia_place(Console& c, TiaLog* log) {
+    return {&c.tia, log ? &log->count : nullptr, log ? log->events : nullptr, log ? log->step : 0};
 }
-CULE_HD void log_event(Console& c, TiaLog& log, bool read, u32 addr, u8 value) {
-    tia_log_event(log.events, log.step, log.count, c.cycles, read, addr, value);
+CULE_HD Tia& place_tia(const TiaPlace& place, Console&) { return *place.tia; }
+CULE_HD void log_event(const TiaPlace& place, TiaLog&, u32 cycles, bool read, u32 addr, u8 value) {
+    tia_log_event(place.log_events, place.log_step, *place.log_count, cycles, read, addr, value);
 }
+#else
+struct TiaPlace {};
+CULE_HD TiaPlace tia_place(Console&, TiaLog*) { return {}; }
+CULE_HD Tia& place_tia(TiaPlace, Console& c) { return c.tia; }
+CULE_HD void log_event(TiaPlace, TiaLog& log, u32 cycles, bool read, u32 addr, u8 value) {
+    tia_log_event(log.events, log.step, log.count, cycles, read, addr, value);
+}
+#endif
 
-// The Bus's work out of line (see Bus).
+// The frame buffer a TIA draws into, of the pair at `screen`.
+CULE_HD u8* frame_buffer(const Tia& t, u8* screen) { return screen + t.front * frame_pixels(t); }
+
+// The Bus's work out of line (see Bus): each takes what it needs by value and gives back what it
+// changes.
 
 // The cartridge's window of plain reads after an access to `addr` (cart_window).
 CULE_HOST_NOINLINE CartWindow bus_window(const Console& c, const u8* rom, u16 addr) { return cart_window(c.cart, rom, addr); }
@@ -60,35 +66,45 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
     return cart_peek(c.cart, rom, addr, cycles);
 }
 
-// A read of the TIA or the RIOT (RAM is the Bus's). `hot`: the Bus's HotFields by value, or on
-// the host the console itself.
-template <bool DRAW, class Hot>
-CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* frame, TiaLog* log, u16 addr, Hot hot) {
-    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, hot.cycles);
-    if (log) log_event(hot, *log, true, addr, 0);
-    return tia_peek<DRAW>(frame_tia(hot), frame, c.inputs, addr, hot.cycles, hot.data_bus);
+// A read of the TIA or the RIOT (RAM is the Bus's), the data bus's last byte giving the bits the
+// TIA does not drive.
+template <bool DRAW>
+CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u32 cycles, u8 data_bus, TiaPlace place) {
+    if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, cycles);
+    if (log) log_event(place, *log, cycles, true, addr, 0);
+    Tia& t = place_tia(place, c);
+    return tia_peek<DRAW>(t, frame_buffer(t, screen), c.inputs, addr, cycles, data_bus);
 }
+
+// What a write to the chips changes of the Bus's: the cycle counter (WSYNC), the frame's end.
+struct ChipWrite {
+    u32 cycles;
+    u32 frame_done;
+};
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
-template <bool DRAW, class Hot>
-CULE_HOST_NOINLINE void bus_poke_chip(Console& c, u8* frame, TiaLog* log, u16 addr, u8 v, Hot& hot) {
+template <bool DRAW>
+CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u8 v, u32 cycles,
+                                           bool last_access_was_read, TiaPlace place) {
     if (addr & 0x80) {
-        riot_poke(c.riot, addr, v, hot.cycles);
-    } else {
-        if (log) log_event(hot, *log, false, addr, v);
-        if (tia_poke<DRAW>(frame_tia(hot), frame, addr, v, hot.cycles, hot.last_access_was_read)) hot.frame_done = 1;
+        riot_poke(c.riot, addr, v, cycles);
+        return {cycles, 0};
     }
+    if (log) log_event(place, *log, cycles, false, addr, v);
+    Tia& t = place_tia(place, c);
+    const bool done = tia_poke<DRAW>(t, frame_buffer(t, screen), addr, v, cycles, last_access_was_read);
+    return {cycles, done};
 }
 
-// The CPU has just branched back 5 bytes, to `cpu.pc`. If a read of the RIOT timer is there,
-// the two instructions are a loop that waits for the timer (`LDA INTIM / BNE`, `BIT TIMINT /
-// BPL`), and nothing else happens until it ends: run at once its iterations whose reads change
-// nothing (riot_quiet_timer_read), at most `budget` instructions. `branch`: the branch's index
-// (execute). The loop must lie in the cartridge's window of plain reads.
-CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, Cpu6502 cpu, u32 branch, u32 budget,
-                                          u32 cycles) {
-    TimerWait w = {cpu, 0, 0};
-    const u16 pc = cpu.pc;
+// The CPU has just branched back 5 bytes, to `pc`. If a read of the RIOT timer is there, the two
+// instructions are a loop that waits for the timer (`LDA INTIM / BNE`, `BIT TIMINT / BPL`), and
+// nothing else happens until it ends: run at once its iterations whose reads change nothing
+// (riot_quiet_timer_read), at most `budget` instructions. `branch`: the branch's index (execute);
+// `a` and `p`: the registers the branch may test besides what the read sets. The loop must lie
+// in the cartridge's window of plain reads.
+CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, u32 pc, u32 a, u32 p, u32 branch,
+                                          u32 budget, u32 cycles) {
+    TimerWait w = {0, 0, 0, 0};
     const u32 key = pc & window.lines;
     if (!(pc & 0x1000) || key - window.first >= window.count || key + 4 - window.first >= window.count) return w;
     auto code = [&](u32 i) { return window.bytes[(key + i) & window.mask]; };
@@ -102,10 +118,11 @@ CULE_NOINLINE TimerWait bus_wait_on_timer(Console& c, const CartWindow window, C
         const u32 read = cycles + 4 + n * length;   // the cycle iteration n reads at
         const i32 v = riot_quiet_timer_read(c.riot, addr, read);
         if (v < 0) break;
-        Cpu6502 after = w.cpu;
-        m6502::poll_read(after, opcode, (u8)v);
+        Regs after = {pc, a, 0, 0, 0, p, 0, 0};
+        m6502::poll_read(after, opcode, (u32)v);
         if (!m6502::branch_taken(after, branch)) break;
-        w.cpu = after;
+        w.opcode = opcode;
+        w.value = (u32)v;
         // The reads before the timer's next interval give the same value.
         const u32 same = (riot_next_interval(c.riot, read) - read + length - 1) / length;
         n = n + same < budget / 2 ? n + same : budget / 2;
@@ -242,18 +259,14 @@ struct LaneTiles {
 // registers on sm_90 instead of 84, its render kernel 76 instead of 68.
 //
 // A Bus lives in registers for a whole frame: its member functions are inlined, and the work done
-// out of line (bus_* above) takes the console and the fields it needs by value, never the Bus.
-// Were the Bus's address to escape into a call, on the host each byte the bus writes (the data
-// bus, RAM, a TIA register) could alias the window, and every read would load it again from
-// memory (v5 Pong ran 10% slower so); on the GPU the Bus would live in local memory, loaded and
-// stored at every access (an opcode's fetch, 9 words a lane).
-//
-// The console's HotFields: on the GPU the Bus's own copy while it runs, the console's again after
-// write_back(), where each lane's console in global memory gave each lane a sector of its own at
-// every instruction (kernel_models/simt_model.py). On the host they stay the console's: a copy in
-// the Bus, passed by value to the work out of line, cost v5 Pong 3.2% more instructions a frame
-// (callgrind: the counter kept in a register for the calls, added to and stored back at every
-// instruction where a field of the console takes one add).
+// out of line (bus_* above) takes the console and the fields it needs by value and gives back what
+// it changes, never the Bus. Were the Bus's address to escape into a call, on the host each byte
+// the bus writes (RAM, a TIA register) could alias its fields, which would be loaded and stored
+// at every access, as the console's own fields were when the Bus worked on them in place (v5
+// Pong: the cycle counter read, added to and stored back at every instruction, the data bus and
+// its last access stored at every access); on the GPU the Bus would live in local memory. The
+// console's fields the Bus keeps (the cycle counter, the data bus and its last access, the
+// frame's end) are the console's again after write_back().
 template <bool DRAW>
 struct Bus {
     Console& c;
@@ -261,29 +274,46 @@ struct Bus {
     const u8* rom;
     TiaLog* log;
     CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
+    FetchWindow fetch = {nullptr, 0, 0};         // its run of bytes in order around the PC, open_fetch()
     u8* ram = c.riot.ram;
-    u32 ram_step = 1;
 #ifdef __CUDA_ARCH__
-    HotFields hot = {c.cycles, c.data_bus, c.last_access_was_read, c.frame_done, &c.tia, log ? &log->count : nullptr,
-                     log ? log->events : nullptr, log ? log->step : 0};
+    u32 ram_step = 1;
+#else
+    static constexpr u32 ram_step = 1;
+#endif
+    u32 cycles = c.cycles;
+    u32 data_bus = c.data_bus | (c.last_access_was_read ? 0 : WRITE_BIT);   // the last access's byte, | WRITE_BIT for a write
+    // The instructions the frame may still run (cpu_run takes them), none once a write to the TIA
+    // has ended the frame or the CPU has halted (`stopped`).
+    u32 left = FRAME_INSTRUCTION_CAP;
+    u32 stopped = 0;
+    TiaPlace place = tia_place(c, log);
+    enum : u32 { WRITE_BIT = 0x100 };
+
+    CULE_INLINE void stop() {
+        left = 0;
+        stopped = 1;
+    }
 
     CULE_INLINE void write_back() {
-        c.cycles = hot.cycles;
-        c.data_bus = hot.data_bus;
-        c.last_access_was_read = hot.last_access_was_read;
-        c.frame_done = hot.frame_done;
+        c.cycles = cycles;
+        c.data_bus = (u8)data_bus;
+        c.last_access_was_read = !(data_bus & WRITE_BIT);
     }
-#else
-    Console& hot = c;
-    CULE_INLINE void write_back() {}
-#endif
 
-    CULE_INLINE u8* frame() { return screen + frame_tia(hot).front * frame_pixels(frame_tia(hot)); }
-    CULE_INLINE void open_window(u16 addr) { window = bus_window(c, rom, addr); }
+    CULE_INLINE u8* frame() { return frame_buffer(place_tia(place, c), screen); }
+    // A cartridge access may have switched banks: the fetch's window opens again at the next fetch.
+    CULE_INLINE void open_window(u16 addr) {
+        window = bus_window(c, rom, addr);
+        fetch.len = 0;
+    }
+    CULE_INLINE void open_fetch(u32 pc) { fetch = fetch_window(window, pc); }
+    // The data bus after a fetch from the window (cpu_step), which read nothing through the bus.
+    CULE_INLINE void fetched(u32 last_byte) { data_bus = last_byte; }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.
-    CULE_INLINE u8 peek(u16 addr) {
-        u8 v;
+    CULE_INLINE u32 peek(u16 addr) {
+        u32 v;
         if (addr & 0x1000) {
             const u32 key = addr & window.lines;
             if (key - window.first < window.count) {
@@ -296,8 +326,7 @@ struct Bus {
         } else {
             v = peek_chip(addr);
         }
-        hot.data_bus = v;
-        hot.last_access_was_read = 1;
+        data_bus = v;
         CULE_TRACE_EVENT(READ, v, addr, read_key(addr));
         return v;
     }
@@ -309,45 +338,48 @@ struct Bus {
         } else if ((addr & 0x280) == 0x80) {
             ram[(addr & 0x7F) * ram_step] = v;
         } else {
-            bus_poke_chip<DRAW>(c, frame(), log, addr, v, hot);
+            const ChipWrite w = bus_poke_chip<DRAW>(c, screen, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
+            cycles = w.cycles;
+            if (w.frame_done) stop();
         }
-        hot.data_bus = v;
-        hot.last_access_was_read = 0;
-        CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : hot.cycles);
+        data_bus = v | WRITE_BIT;
+        CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : cycles);
     }
 
-    CULE_INLINE void add_cycles(u32 n) { hot.cycles += n; }
+    CULE_INLINE void add_cycles(u32 n) { cycles += n; }
 
     // Where the code at `pc` lies, banks told apart: its offset in the ROM where the cartridge's
     // window holds it, else the bank and PC above 2^31 (the warp schedule's order, and traces).
-    u32 code_key(u16 pc) const {
+    u32 code_key(u32 pc) const {
+        pc &= 0xFFFF;
         const u32 key = pc & window.lines;
         if ((pc & 0x1000) && key - window.first < window.count) return (u32)(window.bytes + (key & window.mask) - rom);
         return 0x80000000u | (u32)c.cart.bank[0] << 16 | pc;
     }
     // The byte at `pc` where the cartridge's window holds it, else ~0: the warp schedule reads
     // the next opcode ahead, which must not be an access.
-    u32 code_byte(u16 pc) const {
+    u32 code_byte(u32 pc) const {
+        pc &= 0xFFFF;
         const u32 key = pc & window.lines;
         return (pc & 0x1000) && key - window.first < window.count ? window.bytes[key & window.mask] : ~0u;
     }
     // What a read of `addr` touched, for traces (kernels/testing/trace.h).
     u32 read_key(u16 addr) const {
         if (addr & 0x1000) return code_key(addr) + 1;
-        return (addr & 0x280) == 0x80 ? 0 : hot.cycles;
+        return (addr & 0x280) == 0x80 ? 0 : cycles;
     }
 
     // The work out of line takes the fields it needs by value, never the Bus, whose address
-    // would keep it in local memory on the GPU.
+    // would keep it in memory.
     CULE_BUS_INLINE u8 peek_cart(u16 addr) {
-        const u8 v = bus_peek_cart(c, rom, addr, hot.cycles);
+        const u8 v = bus_peek_cart(c, rom, addr, cycles);
         open_window(addr);
         return v;
     }
-    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW, decltype(hot)>(c, frame(), log, addr, hot); }
-    CULE_BUS_INLINE TimerWait wait_on_timer(Cpu6502 cpu, u32 branch, u32 budget) {
-        const TimerWait w = bus_wait_on_timer(c, window, cpu, branch, budget, hot.cycles);
-        hot.cycles += w.cycles;
+    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, screen, log, addr, cycles, (u8)data_bus, place); }
+    CULE_BUS_INLINE TimerWait wait_on_timer(const Regs& cpu, u32 branch, u32 budget) {
+        const TimerWait w = bus_wait_on_timer(c, window, cpu.pc, cpu.a, cpu.p, branch, budget, cycles);
+        cycles += w.cycles;
         return w;
     }
 };
@@ -449,7 +481,7 @@ struct CallSites {
 //           for this way took NVRTC 172 registers, and at the bound spilled 76 bytes).
 // Cost units (PlanUnit) are counted in the sampled frames alone.
 template <class Bus>
-CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
+CULE_INLINE void run_frame_in_passes(Regs& cpu, Bus& bus, WarpPlan* plan) {
     enum : u32 { NONE = ~0u, OTHER = 0x100, JSR = 0x20, RTS = 0x60, RTI = 0x40, STICK = 4 };
     enum : u32 { COUNTING = 4 };
     const u32 lanes = warp_lanes();
@@ -466,7 +498,7 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
     // lanes do not even meet
     u32 held = mode % COUNTING == LANES ? NONE : 0, cost = 0, n = 0;
     for (;;) {
-        const bool runs = n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;
+        const bool runs = bus.left != 0;
         u32 code = 0, opcode = NONE;
         bool run = runs;
         if (mode == LANES) {   // alone
@@ -504,8 +536,8 @@ CULE_INLINE void run_frame_in_passes(Cpu6502& cpu, Bus& bus, WarpPlan* plan) {
         if (run) {
             if (opcode == JSR)
                 calls.enter(code);
-            do n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);   // LANES: on to the frame's end
-            while (mode == LANES && n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted);
+            do n += cpu_run(cpu, bus);   // LANES: on to the frame's end
+            while (mode == LANES && bus.left);
             if (opcode == RTS || opcode == RTI)
                 calls.leave();
         }
@@ -543,10 +575,10 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         bus.ram_step = WARP_LANES;
         ram_to_warp_tile(c, bus.ram);
         tiles.slot->tia = c.tia;
-        bus.hot.tia = &tiles.slot->tia;
+        bus.place.tia = &tiles.slot->tia;
         if (log) {
             tiles.slot->log_count = log->count;
-            bus.hot.log_count = &tiles.slot->log_count;
+            bus.place.log_count = &tiles.slot->log_count;
         }
     }
 #endif
@@ -555,13 +587,15 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     CULE_TRACE_EVENT(FRAME, 0, 0, DRAW || log);
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
-    Cpu6502 cpu = c.cpu;
+    Regs cpu = regs_of(c.cpu);
+    if (cpu.halted) bus.left = 0;
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) run_frame_in_passes(cpu, bus, tiles.plan);
     else
 #endif
-    for (u32 n = 0; n < FRAME_INSTRUCTION_CAP && !bus.hot.frame_done && !cpu.halted;) n += cpu_run(cpu, bus, FRAME_INSTRUCTION_CAP - n);
-    c.cpu = cpu;
+    while (bus.left) cpu_run(cpu, bus);
+    c.cpu = cpu_of(cpu);
+    c.frame_done = bus.stopped && !cpu.halted;   // a write to the TIA ended it
     bus.write_back();
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
@@ -570,7 +604,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         if (log) log->count = tiles.slot->log_count;
     }
 #endif
-    if (c.frame_done) c.tia.partial_frame = 0;   // a TIA write ended it (bus_poke_chip)
+    if (c.frame_done) c.tia.partial_frame = 0;
     if (c.tia.partial_frame) {
         tia_draw_deferred<DRAW>(c.tia, bus.frame());
         if (!c.tia.frame_greyed && DRAW) tia_grey_out(c.tia, bus.frame(), c.cycles);

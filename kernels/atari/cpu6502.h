@@ -1,8 +1,17 @@
 // The 6507 as ALE's Stella core (M6502Low) runs it. Each opcode is declared once in a table
-// (addressing mode, operation, and so the access it makes at its operand address); cpu_step
+// (addressing mode, operation, and so the access it makes at its operand address); `execute`
 // resolves the operand address by mode, reads there if the access reads, performs the operation
 // and writes its result there if the access writes. Two small switches instead of 256 cases
-// also keep GPU warps on few paths.
+// also keep GPU warps on few paths; the host expands them once per opcode (cpu_step).
+//
+// While a frame runs, the registers are 32-bit locals (Regs), which the compilers keep in machine
+// registers with the bus's cycle counter and data bus, where the state's packed bytes and the
+// console's fields were loaded and stored at every instruction. On the host, the flags N and Z are
+// kept as the value that set them, and an instruction whose bytes lie in the cartridge's window of
+// plain reads is fetched from it whole, after one test (Bus::fetch, cpu_step); the GPU keeps N and
+// Z in P and reads each byte through the bus, which NVRTC allocates fewer registers for (the
+// flags' and ReadThrough's comments). v5 Pong, callgrind: 417.7K host instructions a frame in the
+// interpreter and its RAM and ROM decoding before, 232K after (benchmarks/instructions.py).
 //
 // Stella's conventions, kept because games observe them through the bus and the clock:
 // - the instruction's whole cycle count is added right after the opcode fetch, before any of
@@ -22,6 +31,7 @@
 
 namespace cule {
 
+// The registers as a machine's state keeps them.
 struct Cpu6502 {
     u16 pc;
     u8 a, x, y, sp;
@@ -30,6 +40,16 @@ struct Cpu6502 {
 };
 
 enum : u8 { FLAG_C = 0x01, FLAG_Z = 0x02, FLAG_I = 0x04, FLAG_D = 0x08, FLAG_B = 0x10, FLAG_V = 0x40, FLAG_N = 0x80 };
+
+// The registers while the CPU runs: a word each, every one a byte but the PC.
+struct Regs {
+    u32 pc;       // past $FFFF only until the next fetch, which wraps it (cpu_step)
+    u32 a, x, y, sp;
+    u32 p;        // P; on the host its N and Z bits are nz's (m6502::LAZY_NZ)
+    u32 nz;       // on the host, what last set N and Z: Z while its low byte is 0, N while bit 7 or
+                  // bit 8 is (bit 8: where N is not the low byte's bit 7, after BIT, PLP and RTI)
+    u32 halted;
+};
 
 namespace m6502 {
 
@@ -49,9 +69,9 @@ enum Op : u8 {
 };
 
 // The access each operation makes in a mode with an operand address. Implied operations make
-// their own (stack) accesses, if any.
+// their own (stack) accesses, if any; immediate and relative ones take the operand byte itself.
 CULE_HD constexpr Access access_of(Mode mode, Op op) {
-    if (mode == IMP || mode == JAM) return NONE;
+    if (mode == IMP || mode == JAM || mode == IMM || mode == REL) return NONE;
     switch (op) {
         case STA: case STX: case STY: case SAX: case SHA: case SHS: case SHX: case SHY:
             return WRITE;
@@ -65,8 +85,16 @@ CULE_HD constexpr Access access_of(Mode mode, Op op) {
     }
 }
 
-// Mode in bits 0-3, access in bits 4-5, operation in bits 6-12 of a 16-bit entry.
-#define E(mode, op) (u16)((op) << 6 | access_of(mode, op) << 4 | (mode))
+// The operand bytes an instruction reads right after its opcode, in the 6502's order: the
+// mode's, but BRK's dummy read of the byte after it, and JSR's low byte alone (it reads the high
+// byte after its stack accesses).
+CULE_HD constexpr u32 fetched_bytes(Mode mode, Op op) {
+    return op == BRK || op == JSR ? 1 : mode == IMP || mode == JAM ? 0 : mode >= ABS && mode != IZX && mode != IZY ? 2 : 1;
+}
+
+// Mode in bits 0-3, access in bits 4-5, operation in bits 6-12, operand bytes fetched in bits
+// 13-14 of a 16-bit entry.
+#define E(mode, op) (u16)(fetched_bytes(mode, op) << 13 | (op) << 6 | access_of(mode, op) << 4 | (mode))
 CULE_CONST const u16 OPCODES[256] = {
     // 0x00
     E(IMP, BRK), E(IZX, ORA), E(JAM, KIL), E(IZX, SLO), E(ZP, NOP), E(ZP, ORA), E(ZP, ASL), E(ZP, SLO),
@@ -134,122 +162,159 @@ CULE_CONST const u8 CYCLES[256] = {
 CULE_HD u8 bcd_to_binary(u32 t) { return (u8)((t >> 4) * 10 + (t & 0x0F)); }
 CULE_HD u8 binary_to_bcd(u32 t) { return (u8)((((t % 100) / 10) << 4) | (t % 10)); }
 
-CULE_INLINE void set_nz(Cpu6502& c, u8 v) {
-    c.p = (c.p & ~(FLAG_N | FLAG_Z)) | (v & FLAG_N) | (v ? 0 : FLAG_Z);
-}
-CULE_INLINE void set_flag(Cpu6502& c, u8 flag, bool on) { c.p = on ? (c.p | flag) : (c.p & ~flag); }
-CULE_INLINE bool flag(const Cpu6502& c, u8 f) { return (c.p & f) != 0; }
+// ---- the flags ----------------------------------------------------------------------------
 
-CULE_HD void adc(Cpu6502& c, u8 operand) {
-    u8 old_a = c.a, carry = flag(c, FLAG_C);
-    if (!flag(c, FLAG_D)) {
-        i32 sum = (i32)(i8)c.a + (i32)(i8)operand + carry;
-        set_flag(c, FLAG_V, sum > 127 || sum < -128);
-        sum = (i32)c.a + operand + carry;
-        c.a = (u8)sum;
-        set_flag(c, FLAG_C, sum > 0xFF);
-    } else {
-        i32 sum = bcd_to_binary(c.a) + bcd_to_binary(operand) + carry;
-        set_flag(c, FLAG_C, sum > 99);
-        c.a = binary_to_bcd(sum & 0xFF);
-        set_flag(c, FLAG_V, ((old_a ^ c.a) & 0x80) && ((c.a ^ operand) & 0x80));
-    }
-    set_nz(c, c.a);
+// N and Z: on the host as the value that last set them (Regs::nz), one move for most operations;
+// on the GPU in P, as the state keeps them: kept lazily there, they took NVRTC's cule_step_logged
+// from 130 registers to 160 and cule_redo from 134 to 166 (sm_90, Pong's module). The only choice
+// between the two is here.
+#ifdef __CUDA_ARCH__
+constexpr bool LAZY_NZ = false;
+#else
+constexpr bool LAZY_NZ = true;
+#endif
+
+CULE_INLINE void set_nz(Regs& r, u32 v) {   // v: a byte
+    if (LAZY_NZ) r.nz = v;
+    else r.p = (r.p & ~(u32)(FLAG_N | FLAG_Z)) | (v & FLAG_N) | (v ? 0 : FLAG_Z);
+}
+CULE_INLINE bool flag_n(const Regs& r) { return LAZY_NZ ? (r.nz & 0x180) != 0 : (r.p & FLAG_N) != 0; }
+CULE_INLINE bool flag_z(const Regs& r) { return LAZY_NZ ? (r.nz & 0xFF) == 0 : (r.p & FLAG_Z) != 0; }
+CULE_INLINE void set_carry(Regs& r, u32 on) { r.p = (r.p & ~(u32)FLAG_C) | on; }   // on: 0 or 1
+CULE_INLINE void set_overflow(Regs& r, bool on) { r.p = on ? (r.p | FLAG_V) : (r.p & ~(u32)FLAG_V); }
+
+// P as PHP pushes it, and back.
+CULE_INLINE u8 status(const Regs& r) {
+    if (!LAZY_NZ) return (u8)r.p;
+    return (u8)((r.p & ~(u32)(FLAG_N | FLAG_Z)) | (flag_n(r) ? FLAG_N : 0) | (flag_z(r) ? FLAG_Z : 0));
+}
+CULE_INLINE void load_status(Regs& r, u32 v) {
+    r.p = v;
+    if (LAZY_NZ) r.nz = (v & FLAG_N) << 1 | (~v >> 1 & 1);   // N in bit 8, Z: a low byte of 0
 }
 
-CULE_HD void sbc(Cpu6502& c, u8 operand) {
-    u8 old_a = c.a, carry = flag(c, FLAG_C);
-    if (!flag(c, FLAG_D)) {
-        u8 inverted = (u8)~operand;
-        i32 diff = (i32)(i8)c.a + (i32)(i8)inverted + carry;
-        set_flag(c, FLAG_V, diff > 127 || diff < -128);
-        diff = (i32)c.a + inverted + carry;
-        c.a = (u8)diff;
-        set_flag(c, FLAG_C, diff > 0xFF);
-        set_nz(c, c.a);
-    } else {
-        i32 diff = (i32)bcd_to_binary(c.a) - bcd_to_binary(operand) - (carry ? 0 : 1);
-        if (diff < 0) diff += 100;
-        // Still negative only for invalid BCD operands; Stella then indexes just before its
-        // binary-to-BCD table, i.e. the end of its BCD-to-binary table.
-        c.a = diff < 0 ? bcd_to_binary((u32)(256 + diff)) : binary_to_bcd((u32)diff);
-        set_nz(c, c.a);
-        set_flag(c, FLAG_C, old_a >= operand + (carry ? 0 : 1));
-        set_flag(c, FLAG_V, ((old_a ^ c.a) & 0x80) && ((c.a ^ operand) & 0x80));
-    }
+// Decimal mode's ADC and SBC, out of line (few games use them): A and P from A, the operand and
+// P, as (P << 8 | A). They take values, not the registers: a call that took their address would
+// keep every register in memory for the whole frame.
+CULE_NOINLINE u32 adc_decimal(u32 a, u32 v, u32 p) {
+    const u32 carry = p & FLAG_C;
+    const i32 sum = bcd_to_binary(a) + bcd_to_binary(v) + carry;
+    const u32 result = binary_to_bcd(sum & 0xFF);
+    p = (p & ~(u32)(FLAG_C | FLAG_V)) | (sum > 99 ? FLAG_C : 0) | (((a ^ result) & 0x80) && ((result ^ v) & 0x80) ? FLAG_V : 0);
+    return p << 8 | result;
+}
+
+CULE_NOINLINE u32 sbc_decimal(u32 a, u32 v, u32 p) {
+    const u32 carry = p & FLAG_C;
+    i32 diff = (i32)bcd_to_binary(a) - bcd_to_binary(v) - (carry ? 0 : 1);
+    if (diff < 0) diff += 100;
+    // Still negative only for invalid BCD operands; Stella then indexes just before its
+    // binary-to-BCD table, i.e. the end of its BCD-to-binary table.
+    const u32 result = diff < 0 ? bcd_to_binary((u32)(256 + diff)) : binary_to_bcd((u32)diff);
+    p = (p & ~(u32)(FLAG_C | FLAG_V)) | (a >= v + (carry ? 0 : 1) ? FLAG_C : 0) |
+        (((a ^ result) & 0x80) && ((result ^ v) & 0x80) ? FLAG_V : 0);
+    return p << 8 | result;
+}
+
+// Binary ADC, and SBC as the ADC of the operand's complement.
+CULE_INLINE void add_binary(Regs& r, u32 v) {
+    const u32 sum = r.a + v + (r.p & FLAG_C);
+    set_carry(r, sum >> 8);
+    set_overflow(r, ~(r.a ^ v) & (r.a ^ sum) & 0x80);   // the operands' signs agree, the sum's differs
+    set_nz(r, r.a = sum & 0xFF);
+}
+
+CULE_INLINE void adc(Regs& r, u32 v) {
+    if (!(r.p & FLAG_D)) return add_binary(r, v);
+    const u32 out = adc_decimal(r.a, v, r.p);
+    r.p = out >> 8;
+    set_nz(r, r.a = out & 0xFF);
+}
+
+CULE_INLINE void sbc(Regs& r, u32 v) {
+    if (!(r.p & FLAG_D)) return add_binary(r, ~v & 0xFF);
+    const u32 out = sbc_decimal(r.a, v, r.p);
+    r.p = out >> 8;
+    set_nz(r, r.a = out & 0xFF);
 }
 
 // BIT: N and V from the operand, Z from A AND the operand.
-CULE_INLINE void bit(Cpu6502& c, u8 v) {
-    c.p = (c.p & ~(FLAG_N | FLAG_V | FLAG_Z)) | (v & (FLAG_N | FLAG_V)) | ((c.a & v) ? 0 : FLAG_Z);
+CULE_INLINE void bit(Regs& r, u32 v) {
+    if (LAZY_NZ) r.nz = (r.a & v) | (v & FLAG_N) << 1;   // N in bit 8
+    else r.p = (r.p & ~(u32)(FLAG_N | FLAG_Z)) | (v & FLAG_N) | ((r.a & v) ? 0 : FLAG_Z);
+    r.p = (r.p & ~(u32)FLAG_V) | (v & FLAG_V);
 }
 
-// Whether branch k (its operation's index from BPL) is taken: the flag each pair tests (N, V,
-// C, Z as bytes of a word: a small table without memory), set for the second of the pair.
-CULE_INLINE bool branch_taken(const Cpu6502& c, u32 k) {
-    u8 tested = (u8)(((u32)FLAG_Z << 24 | (u32)FLAG_C << 16 | (u32)FLAG_V << 8 | FLAG_N) >> (8 * (k >> 1)));
-    return flag(c, tested) == (bool)(k & 1);
+// Whether branch k (its operation's index from BPL: BPL, BMI, BVC, BVS, BCC, BCS, BNE, BEQ) is
+// taken: the flag each pair tests, set for the second of the pair.
+CULE_INLINE bool branch_taken(const Regs& r, u32 k) {
+    const bool set = k < 2 ? flag_n(r) : k < 4 ? (r.p & FLAG_V) != 0 : k < 6 ? (r.p & FLAG_C) != 0 : flag_z(r);
+    return set == (bool)(k & 1);
 }
 
 // The timer reads a polling loop can start with (LDA, LDX, LDY and BIT absolute, 4 cycles
 // each), and what one does to the registers.
-CULE_HD bool is_poll_read(u8 opcode) { return opcode == 0xAD || opcode == 0xAE || opcode == 0xAC || opcode == 0x2C; }
-CULE_HD void poll_read(Cpu6502& c, u8 opcode, u8 v) {
+CULE_HD bool is_poll_read(u32 opcode) { return opcode == 0xAD || opcode == 0xAE || opcode == 0xAC || opcode == 0x2C; }
+CULE_INLINE void poll_read(Regs& r, u32 opcode, u32 v) {
     switch (opcode) {
-        case 0xAD: c.a = v; set_nz(c, v); break;
-        case 0xAE: c.x = v; set_nz(c, v); break;
-        case 0xAC: c.y = v; set_nz(c, v); break;
-        default: bit(c, v); break;
+        case 0xAD: set_nz(r, r.a = v); break;
+        case 0xAE: set_nz(r, r.x = v); break;
+        case 0xAC: set_nz(r, r.y = v); break;
+        default: bit(r, v); break;
     }
 }
 
-CULE_INLINE void compare(Cpu6502& c, u8 reg, u8 operand) {
-    u32 v = (u32)reg - operand;
-    set_nz(c, (u8)v);
-    set_flag(c, FLAG_C, !(v & 0x100));
+CULE_INLINE void compare(Regs& r, u32 reg, u32 v) {
+    set_nz(r, (reg - v) & 0xFF);
+    set_carry(r, reg >= v);
 }
 
 // ARR (undocumented): AND, then ROR of A, with flags of its own, and in decimal mode fix-ups.
-CULE_INLINE void arr(Cpu6502& c, u8 v) {
-    u8 carry = c.p & FLAG_C;
-    u8 value = c.a & v;
-    c.a = (u8)((value >> 1) | (carry << 7));
-    if (!flag(c, FLAG_D)) {
-        set_flag(c, FLAG_C, c.a & 0x40);
-        set_flag(c, FLAG_V, (c.a & 0x40) ^ ((c.a & 0x20) << 1));
-        set_nz(c, c.a);
-    } else {   // N and Z are taken before the decimal fix-ups
-        set_nz(c, c.a);
-        set_flag(c, FLAG_N, carry);
-        set_flag(c, FLAG_V, (value ^ c.a) & 0x40);
-        if ((value & 0x0F) + (value & 0x01) > 0x05) c.a = (u8)((c.a & 0xF0) | ((c.a + 0x06) & 0x0F));
-        bool high = (value & 0xF0) + (value & 0x10) > 0x50;
-        if (high) c.a = (u8)(c.a + 0x60);
-        set_flag(c, FLAG_C, high);
+CULE_INLINE void arr(Regs& r, u32 v) {
+    const u32 carry = r.p & FLAG_C, value = r.a & v;
+    r.a = value >> 1 | carry << 7;
+    set_nz(r, r.a);
+    if (!(r.p & FLAG_D)) {
+        set_carry(r, r.a >> 6 & 1);
+        set_overflow(r, (r.a & 0x40) ^ ((r.a & 0x20) << 1));
+    } else {   // N and Z are taken before the decimal fix-ups (N, A's bit 7, is the carry)
+        set_overflow(r, (value ^ r.a) & 0x40);
+        if ((value & 0x0F) + (value & 0x01) > 0x05) r.a = (r.a & 0xF0) | ((r.a + 0x06) & 0x0F);
+        const bool high = (value & 0xF0) + (value & 0x10) > 0x50;
+        if (high) r.a = (r.a + 0x60) & 0xFF;
+        set_carry(r, high);
     }
 }
 
 // SBX (undocumented): X = (A AND X) - operand, flags as CMP's.
-CULE_INLINE void sbx(Cpu6502& c, u8 v) {
-    u32 r = (u32)(c.x & c.a) - v;
-    c.x = (u8)r;
-    set_nz(c, c.x);
-    set_flag(c, FLAG_C, !(r & 0x100));
+CULE_INLINE void sbx(Regs& r, u32 v) {
+    const u32 ax = r.x & r.a;
+    r.x = (ax - v) & 0xFF;
+    set_nz(r, r.x);
+    set_carry(r, ax >= v);
 }
 
-// PLP and RTI: B and bit 5 always read back as set.
-CULE_HD void set_status(Cpu6502& c, u8 v) { c.p = v | 0x30; }
-
 }  // namespace m6502
+
+// The registers in locals for a frame, from the state's bytes and back.
+CULE_HD Regs regs_of(const Cpu6502& c) {
+    Regs r = {c.pc, c.a, c.x, c.y, c.sp, 0, 0, c.halted};
+    m6502::load_status(r, c.p);
+    return r;
+}
+
+CULE_HD Cpu6502 cpu_of(const Regs& r) {
+    return {(u16)r.pc, (u8)r.a, (u8)r.x, (u8)r.y, (u8)r.sp, m6502::status(r), (u8)r.halted};
+}
 
 // A little-endian word read low byte first, as the 6502 reads it. Not `peek(lo) | peek(hi) << 8`:
 // the operands of | are unsequenced, and a read has side effects (the data bus it leaves, bank
 // switching hotspots, the TIA log), so a compiler could read the two in either order (g++ did,
 // instrumented by -fsanitize=shift-base, and drew other pixels).
 template <class Bus>
-CULE_INLINE u16 peek_word(Bus& bus, u16 lo, u16 hi) {
-    const u8 low = bus.peek(lo);
-    return (u16)(low | bus.peek(hi) << 8);
+CULE_INLINE u32 peek_word(Bus& bus, u32 lo, u32 hi) {
+    const u32 low = bus.peek((u16)lo);
+    return low | (u32)bus.peek((u16)hi) << 8;
 }
 
 template <class Bus>
@@ -258,7 +323,7 @@ CULE_HD void cpu_reset(Cpu6502& c, Bus& bus) {
     c.sp = 0xFF;
     c.p = 0x30;
     c.halted = 0;
-    c.pc = peek_word(bus, 0xFFFC, 0xFFFD);
+    c.pc = (u16)peek_word(bus, 0xFFFC, 0xFFFD);
 }
 
 // execute's result after a branch taken 5 bytes back, the branch's index in its low bits.
@@ -267,230 +332,297 @@ enum : u32 { BRANCHED_BACK = 0x100 };
 // ---- the stack and jumps: each access in the 6502's order, dummy reads included -------------
 
 template <class Bus>
-CULE_INLINE void push(Cpu6502& c, Bus& bus, u8 v) { bus.poke((u16)(0x100 + c.sp--), v); }
+CULE_INLINE void push(Regs& r, Bus& bus, u32 v) {
+    bus.poke((u16)(0x100 + r.sp), (u8)v);
+    r.sp = (r.sp - 1) & 0xFF;
+}
 
 // The dummy read of the stack PLA, PLP, RTS and RTI start with, then the first byte pulled.
 template <class Bus>
-CULE_INLINE u8 pull_first(Cpu6502& c, Bus& bus) {
-    bus.peek((u16)(0x100 + c.sp++));
-    return bus.peek((u16)(0x100 + c.sp));
+CULE_INLINE u32 pull_first(Regs& r, Bus& bus) {
+    bus.peek((u16)(0x100 + r.sp));
+    r.sp = (r.sp + 1) & 0xFF;
+    return bus.peek((u16)(0x100 + r.sp));
+}
+
+template <class Bus>
+CULE_INLINE u32 pull_next(Regs& r, Bus& bus) {
+    r.sp = (r.sp + 1) & 0xFF;
+    return bus.peek((u16)(0x100 + r.sp));
 }
 
 // Branch k (its operation's index from BPL) by `offset` if taken. Gives BRANCHED_BACK | k after
 // a branch back 5 bytes, maybe to a timer read: cpu_run's to see (a loop that waits for the
 // timer); else 0.
 template <class Bus>
-CULE_INLINE u32 branch(Cpu6502& c, Bus& bus, u32 k, u8 offset) {
-    if (!m6502::branch_taken(c, k)) return 0;
-    u16 target = (u16)(c.pc + (i8)offset);
-    bus.add_cycles(((c.pc ^ target) & 0xFF00) ? 2 : 1);
-    c.pc = target;
+CULE_INLINE u32 branch(Regs& r, Bus& bus, u32 k, u32 offset) {
+    if (!m6502::branch_taken(r, k)) return 0;
+    const u32 target = (r.pc + (u32)(i32)(i8)offset) & 0xFFFF;
+    bus.add_cycles(((r.pc ^ target) & 0xFF00) ? 2 : 1);
+    r.pc = target;
     return offset == 0xFB ? BRANCHED_BACK | k : 0;
 }
 
+// BRK after its dummy read of the byte after it (fetched with the opcode).
 template <class Bus>
-CULE_INLINE void brk(Cpu6502& c, Bus& bus) {
-    bus.peek(c.pc++);
-    push(c, bus, (u8)(c.pc >> 8));
-    push(c, bus, (u8)c.pc);
-    push(c, bus, c.p);
-    c.p |= FLAG_I;
-    c.pc = bus.peek(0xFFFE);
-    c.pc |= (u16)(bus.peek(0xFFFF) << 8);
+CULE_INLINE void brk(Regs& r, Bus& bus) {
+    push(r, bus, r.pc >> 8);
+    push(r, bus, r.pc);
+    push(r, bus, m6502::status(r));
+    r.p |= FLAG_I;
+    r.pc = bus.peek(0xFFFE);
+    r.pc |= (u32)bus.peek(0xFFFF) << 8;
+}
+
+// JSR after the fetch of its target's low byte: the high byte is read after the stack's accesses.
+template <class Bus>
+CULE_INLINE void jsr(Regs& r, Bus& bus, u32 low) {
+    bus.peek((u16)(0x100 + r.sp));
+    push(r, bus, r.pc >> 8);
+    push(r, bus, r.pc);
+    r.pc = low | (u32)bus.peek((u16)r.pc) << 8;
 }
 
 template <class Bus>
-CULE_INLINE void jsr(Cpu6502& c, Bus& bus) {
-    u8 low = bus.peek(c.pc++);
-    bus.peek((u16)(0x100 + c.sp));
-    push(c, bus, (u8)(c.pc >> 8));
-    push(c, bus, (u8)c.pc);
-    c.pc = (u16)(low | (bus.peek(c.pc) << 8));
+CULE_INLINE void rts(Regs& r, Bus& bus) {
+    r.pc = pull_first(r, bus);
+    r.pc |= pull_next(r, bus) << 8;
+    bus.peek((u16)r.pc);
+    r.pc = (r.pc + 1) & 0xFFFF;
 }
 
 template <class Bus>
-CULE_INLINE void rts(Cpu6502& c, Bus& bus) {
-    bus.peek((u16)(0x100 + c.sp++));
-    c.pc = bus.peek((u16)(0x100 + c.sp++));
-    c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
-    bus.peek(c.pc++);
+CULE_INLINE void rti(Regs& r, Bus& bus) {
+    m6502::load_status(r, pull_first(r, bus) | 0x30);
+    r.pc = pull_next(r, bus);
+    r.pc |= pull_next(r, bus) << 8;
 }
 
-template <class Bus>
-CULE_INLINE void rti(Cpu6502& c, Bus& bus) {
-    bus.peek((u16)(0x100 + c.sp++));
-    m6502::set_status(c, bus.peek((u16)(0x100 + c.sp++)));
-    c.pc = bus.peek((u16)(0x100 + c.sp++));
-    c.pc |= (u16)(bus.peek((u16)(0x100 + c.sp)) << 8);
-}
+// An instruction's operand bytes, low byte first, as `execute` uses them (operand(bus, i)). The
+// host reads them with the opcode, from the cartridge's window or through the bus (cpu_step):
+// Fetched. The GPU reads each through the bus where the instruction uses it, as the 6502 does and
+// as its kernels did before: ReadThrough. Fetched there took NVRTC's cule_redo from 134 registers
+// to 168 (sm_90, Pong's module), where cule_step_logged went from 130 to 128.
+struct Fetched {
+    u32 bytes;
 
-// What a timer-polling loop's iterations, run at once, leave: the registers, and how many
-// instructions they were.
-struct TimerWait {
-    Cpu6502 cpu;
-    u32 instructions;
-    u32 cycles;   // what they took
+    template <class Bus>
+    CULE_INLINE u32 operator()(Bus&, u32 i) const { return bytes >> 8 * i & 0xFF; }
+    // The data bus after the fetch: its last byte (from the window none was read through the bus).
+    template <class Bus>
+    CULE_INLINE void fetched(Bus& bus, u32 opcode, u32 count) const { bus.fetched(count ? (*this)(bus, count - 1) : opcode); }
 };
 
-// The instruction after its opcode fetch, for an addressing mode, an access and an operation.
-// On the host it is expanded once per opcode with all three constant (see cpu_step), on the GPU
-// it runs with the values from the table: one definition either way. Gives BRANCHED_BACK | the
-// branch's index after a branch taken 5 bytes back, else 0.
-template <class Bus>
-CULE_INLINE u32 execute(Cpu6502& c, Bus& bus, u8 mode, u8 access, u8 op) {
+struct ReadThrough {
+    u32 at;   // the address of the first operand byte
+
+    template <class Bus>
+    CULE_INLINE u32 operator()(Bus& bus, u32 i) const { return bus.peek((u16)(at + i)); }
+    template <class Bus>
+    CULE_INLINE void fetched(Bus&, u32, u32) const {}
+};
+
+// What a timer-polling loop's iterations, run at once, leave: how many instructions they were,
+// the cycles they took, and their last read (its opcode and the value it read), which leaves the
+// registers as it would have (m6502::poll_read).
+struct TimerWait {
+    u32 instructions, cycles;
+    u32 opcode, value;
+};
+
+// A two-byte operand, the low byte read first.
+template <class Bus, class Operand>
+CULE_INLINE u32 operand_word(Bus& bus, Operand operand) {
+    const u32 low = operand(bus, 0);
+    return low | operand(bus, 1) << 8;
+}
+
+// The instruction after its opcode's fetch (cpu_step), `operand` its operand bytes (`fetched` of
+// them), for an addressing mode, an access and an operation. On the host it is expanded once per opcode with all of them constant (see cpu_step),
+// on the GPU it runs with the values from the table: one definition either way. Gives
+// BRANCHED_BACK | the branch's index after a branch taken 5 bytes back, else 0.
+template <class Bus, class Operand>
+CULE_INLINE u32 execute(Regs& r, Bus& bus, u32 opcode, Operand operand, u8 mode, u8 access, u8 op, u8 fetched) {
     using namespace m6502;
+    // The whole count right after the opcode fetch (Stella's), which the host folds into each
+    // opcode's case.
+    bus.add_cycles(m6502::CYCLES[opcode]);
+    operand.fetched(bus, opcode, fetched);
+    r.pc += 1 + fetched;
 
     // Operand address. Only reads that index across a page cost a cycle: the cycle counts of
     // writes and read-modify-writes already include the 6502's fix-up cycle.
-    u16 addr = 0;
-    bool penalty_ok = access == READ;
+    u32 addr = 0;
+    const bool penalty_ok = access == READ;
+    u32 v = 0;
     switch (mode) {
-        case IMM: case REL: addr = c.pc++; break;
-        case ZP: addr = bus.peek(c.pc++); break;
-        case ZPX: addr = (u8)(bus.peek(c.pc++) + c.x); break;
-        case ZPY: addr = (u8)(bus.peek(c.pc++) + c.y); break;
+        case IMM: case REL: v = operand(bus, 0); break;   // the operand is the byte itself
+        case ZP: addr = operand(bus, 0); break;
+        case ZPX: addr = (operand(bus, 0) + r.x) & 0xFF; break;
+        case ZPY: addr = (operand(bus, 0) + r.y) & 0xFF; break;
         case ABS: case ABX: case ABY: {
-            u16 base = peek_word(bus, c.pc, (u16)(c.pc + 1));
-            c.pc += 2;
-            u8 index = mode == ABX ? c.x : mode == ABY ? c.y : 0;
-            if (penalty_ok && (((u32)base ^ ((u32)base + index)) & 0xFF00)) bus.add_cycles(1);
-            addr = (u16)(base + index);
+            const u32 index = mode == ABX ? r.x : mode == ABY ? r.y : 0, base = operand_word(bus, operand);
+            if (penalty_ok && ((base ^ (base + index)) & 0xFF00)) bus.add_cycles(1);
+            addr = (base + index) & 0xFFFF;
             break;
         }
         case IZX: {
-            u8 pointer = (u8)(bus.peek(c.pc++) + c.x);
-            addr = peek_word(bus, pointer, (u16)(pointer + 1));
+            const u32 pointer = (operand(bus, 0) + r.x) & 0xFF;
+            addr = peek_word(bus, pointer, pointer + 1);
             break;
         }
         case IZY: {
-            u8 pointer = bus.peek(c.pc++);
-            u16 base = peek_word(bus, pointer, (u16)(pointer + 1));
-            if (penalty_ok && (((u32)base ^ ((u32)base + c.y)) & 0xFF00)) bus.add_cycles(1);
-            addr = (u16)(base + c.y);
+            const u32 pointer = operand(bus, 0), base = peek_word(bus, pointer, pointer + 1);
+            if (penalty_ok && ((base ^ (base + r.y)) & 0xFF00)) bus.add_cycles(1);
+            addr = (base + r.y) & 0xFFFF;
             break;
         }
         case IND: {   // JMP (a): the high byte comes from the same page (the 6502's bug)
-            u16 p = peek_word(bus, c.pc, (u16)(c.pc + 1));
-            c.pc += 2;
-            u16 high = ((p ^ (p + 1)) & 0xFF00) ? (u16)(p & 0xFF00) : (u16)(p + 1);
+            const u32 p = operand_word(bus, operand), high = ((p ^ (p + 1)) & 0xFF00) ? (p & 0xFF00) : p + 1;
             addr = peek_word(bus, p, high);
             break;
         }
-        case JAM:
-            c.halted = 1;
+        case JAM:   // no instruction follows, in this frame or after (console_frame)
+            r.halted = 1;
+            bus.stop();
             return 0;
         default: break;   // IMP
     }
-    u8 v = 0;
-    if (access & READ) v = bus.peek(addr);
+    if (access & READ) v = bus.peek((u16)addr);
 
-    u8 carry = c.p & FLAG_C;
+    const u32 carry = r.p & FLAG_C;
     switch (op) {
-        case ADC: adc(c, v); break;
-        case SBC: sbc(c, v); break;
-        case AND: c.a &= v; set_nz(c, c.a); break;
-        case ORA: c.a |= v; set_nz(c, c.a); break;
-        case EOR: c.a ^= v; set_nz(c, c.a); break;
-        case BIT: bit(c, v); break;
-        case CMP: compare(c, c.a, v); break;
-        case CPX: compare(c, c.x, v); break;
-        case CPY: compare(c, c.y, v); break;
-        case LDA: c.a = v; set_nz(c, v); break;
-        case LDX: c.x = v; set_nz(c, v); break;
-        case LDY: c.y = v; set_nz(c, v); break;
-        case LAX: c.a = c.x = v; set_nz(c, v); break;
+        case ADC: adc(r, v); break;
+        case SBC: sbc(r, v); break;
+        case AND: set_nz(r, r.a &= v); break;
+        case ORA: set_nz(r, r.a |= v); break;
+        case EOR: set_nz(r, r.a ^= v); break;
+        case BIT: bit(r, v); break;
+        case CMP: compare(r, r.a, v); break;
+        case CPX: compare(r, r.x, v); break;
+        case CPY: compare(r, r.y, v); break;
+        case LDA: set_nz(r, r.a = v); break;
+        case LDX: set_nz(r, r.x = v); break;
+        case LDY: set_nz(r, r.y = v); break;
+        case LAX: set_nz(r, r.a = r.x = v); break;
         case NOP: break;
-        case ANC: c.a &= v; set_nz(c, c.a); set_flag(c, FLAG_C, c.a & 0x80); break;
-        case ASR: c.a &= v; set_flag(c, FLAG_C, c.a & 1); c.a >>= 1; set_nz(c, c.a); break;
-        case ARR: arr(c, v); break;
-        case ANE: c.a = (u8)((c.a | 0xEE) & c.x & v); set_nz(c, c.a); break;
-        case LXA: c.a = c.x = (u8)((c.a | 0xEE) & v); set_nz(c, c.a); break;
-        case SBX: sbx(c, v); break;
-        case LAS: c.a = c.x = c.sp = c.sp & v; set_nz(c, c.a); break;
+        case ANC: set_nz(r, r.a &= v); set_carry(r, r.a >> 7); break;
+        case ASR: r.a &= v; set_carry(r, r.a & 1); set_nz(r, r.a >>= 1); break;
+        case ARR: arr(r, v); break;
+        case ANE: set_nz(r, r.a = (r.a | 0xEE) & r.x & v); break;
+        case LXA: set_nz(r, r.a = r.x = (r.a | 0xEE) & v); break;
+        case SBX: sbx(r, v); break;
+        case LAS: set_nz(r, r.a = r.x = r.sp = r.sp & v); break;
         case BPL: case BMI: case BVC: case BVS: case BCC: case BCS: case BNE: case BEQ:
-            return branch(c, bus, op - BPL, v);
+            return branch(r, bus, op - BPL, v);
         // read-modify-write: `v` is read above and written back below
-        case ASL: set_flag(c, FLAG_C, v & 0x80); v <<= 1; set_nz(c, v); break;
-        case LSR: set_flag(c, FLAG_C, v & 1); v >>= 1; set_nz(c, v); break;
-        case ROL: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); set_nz(c, v); break;
-        case ROR: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); set_nz(c, v); break;
-        case INC: v += 1; set_nz(c, v); break;
-        case DEC: v -= 1; set_nz(c, v); break;
-        case SLO: set_flag(c, FLAG_C, v & 0x80); v <<= 1; c.a |= v; set_nz(c, c.a); break;
-        case RLA: set_flag(c, FLAG_C, v & 0x80); v = (u8)(v << 1 | carry); c.a &= v; set_nz(c, c.a); break;
-        case SRE: set_flag(c, FLAG_C, v & 1); v >>= 1; c.a ^= v; set_nz(c, c.a); break;
-        case RRA: set_flag(c, FLAG_C, v & 1); v = (u8)(v >> 1 | carry << 7); adc(c, v); break;
-        case DCP: v -= 1; compare(c, c.a, v); break;
-        case ISB: v += 1; sbc(c, v); break;
+        case ASL: set_carry(r, v >> 7); set_nz(r, v = (v << 1) & 0xFF); break;
+        case LSR: set_carry(r, v & 1); set_nz(r, v >>= 1); break;
+        case ROL: set_carry(r, v >> 7); set_nz(r, v = (v << 1 | carry) & 0xFF); break;
+        case ROR: set_carry(r, v & 1); set_nz(r, v = v >> 1 | carry << 7); break;
+        case INC: set_nz(r, v = (v + 1) & 0xFF); break;
+        case DEC: set_nz(r, v = (v - 1) & 0xFF); break;
+        case SLO: set_carry(r, v >> 7); v = (v << 1) & 0xFF; set_nz(r, r.a |= v); break;
+        case RLA: set_carry(r, v >> 7); v = (v << 1 | carry) & 0xFF; set_nz(r, r.a &= v); break;
+        case SRE: set_carry(r, v & 1); v >>= 1; set_nz(r, r.a ^= v); break;
+        case RRA: set_carry(r, v & 1); v = v >> 1 | carry << 7; adc(r, v); break;
+        case DCP: v = (v - 1) & 0xFF; compare(r, r.a, v); break;
+        case ISB: v = (v + 1) & 0xFF; sbc(r, v); break;
         // writes: `v` is written below
-        case STA: v = c.a; break;
-        case STX: v = c.x; break;
-        case STY: v = c.y; break;
-        case SAX: v = c.a & c.x; break;
-        case SHA: v = (u8)(c.a & c.x & ((addr >> 8) + 1)); break;
-        case SHS: c.sp = c.a & c.x; v = (u8)(c.sp & ((addr >> 8) + 1)); break;
-        case SHX: v = (u8)(c.x & ((addr >> 8) + 1)); break;
-        case SHY: v = (u8)(c.y & ((addr >> 8) + 1)); break;
-        case JMP: c.pc = addr; break;
+        case STA: v = r.a; break;
+        case STX: v = r.x; break;
+        case STY: v = r.y; break;
+        case SAX: v = r.a & r.x; break;
+        case SHA: v = r.a & r.x & ((addr >> 8) + 1); break;
+        case SHS: r.sp = r.a & r.x; v = r.sp & ((addr >> 8) + 1); break;
+        case SHX: v = r.x & ((addr >> 8) + 1); break;
+        case SHY: v = r.y & ((addr >> 8) + 1); break;
+        case JMP: r.pc = addr; break;
         // implied
-        case ASL_A: set_flag(c, FLAG_C, c.a & 0x80); c.a <<= 1; set_nz(c, c.a); break;
-        case LSR_A: set_flag(c, FLAG_C, c.a & 1); c.a >>= 1; set_nz(c, c.a); break;
-        case ROL_A: set_flag(c, FLAG_C, c.a & 0x80); c.a = (u8)(c.a << 1 | carry); set_nz(c, c.a); break;
-        case ROR_A: set_flag(c, FLAG_C, c.a & 1); c.a = (u8)(c.a >> 1 | carry << 7); set_nz(c, c.a); break;
-        case CLC: c.p &= ~FLAG_C; break;
-        case SEC: c.p |= FLAG_C; break;
-        case CLI: c.p &= ~FLAG_I; break;
-        case SEI: c.p |= FLAG_I; break;
-        case CLV: c.p &= ~FLAG_V; break;
-        case CLD: c.p &= ~FLAG_D; break;
-        case SED: c.p |= FLAG_D; break;
-        case DEX: c.x -= 1; set_nz(c, c.x); break;
-        case DEY: c.y -= 1; set_nz(c, c.y); break;
-        case INX: c.x += 1; set_nz(c, c.x); break;
-        case INY: c.y += 1; set_nz(c, c.y); break;
-        case TAX: c.x = c.a; set_nz(c, c.x); break;
-        case TAY: c.y = c.a; set_nz(c, c.y); break;
-        case TXA: c.a = c.x; set_nz(c, c.a); break;
-        case TYA: c.a = c.y; set_nz(c, c.a); break;
-        case TSX: c.x = c.sp; set_nz(c, c.x); break;
-        case TXS: c.sp = c.x; break;
-        case PHA: push(c, bus, c.a); break;
-        case PHP: push(c, bus, c.p); break;
-        case PLA: c.a = pull_first(c, bus); set_nz(c, c.a); break;
-        case PLP: set_status(c, pull_first(c, bus)); break;
-        case BRK: brk(c, bus); break;
-        case JSR: jsr(c, bus); break;
-        case RTS: rts(c, bus); break;
-        case RTI: rti(c, bus); break;
+        case ASL_A: set_carry(r, r.a >> 7); set_nz(r, r.a = (r.a << 1) & 0xFF); break;
+        case LSR_A: set_carry(r, r.a & 1); set_nz(r, r.a >>= 1); break;
+        case ROL_A: set_carry(r, r.a >> 7); set_nz(r, r.a = (r.a << 1 | carry) & 0xFF); break;
+        case ROR_A: set_carry(r, r.a & 1); set_nz(r, r.a = r.a >> 1 | carry << 7); break;
+        case CLC: r.p &= ~(u32)FLAG_C; break;
+        case SEC: r.p |= FLAG_C; break;
+        case CLI: r.p &= ~(u32)FLAG_I; break;
+        case SEI: r.p |= FLAG_I; break;
+        case CLV: r.p &= ~(u32)FLAG_V; break;
+        case CLD: r.p &= ~(u32)FLAG_D; break;
+        case SED: r.p |= FLAG_D; break;
+        case DEX: set_nz(r, r.x = (r.x - 1) & 0xFF); break;
+        case DEY: set_nz(r, r.y = (r.y - 1) & 0xFF); break;
+        case INX: set_nz(r, r.x = (r.x + 1) & 0xFF); break;
+        case INY: set_nz(r, r.y = (r.y + 1) & 0xFF); break;
+        case TAX: set_nz(r, r.x = r.a); break;
+        case TAY: set_nz(r, r.y = r.a); break;
+        case TXA: set_nz(r, r.a = r.x); break;
+        case TYA: set_nz(r, r.a = r.y); break;
+        case TSX: set_nz(r, r.x = r.sp); break;
+        case TXS: r.sp = r.x; break;
+        case PHA: push(r, bus, r.a); break;
+        case PHP: push(r, bus, status(r)); break;
+        case PLA: set_nz(r, r.a = pull_first(r, bus)); break;
+        case PLP: load_status(r, pull_first(r, bus) | 0x30); break;
+        case BRK: operand(bus, 0); brk(r, bus); break;   // its dummy read of the byte after it
+        case JSR: jsr(r, bus, operand(bus, 0)); break;
+        case RTS: rts(r, bus); break;
+        case RTI: rti(r, bus); break;
         default: break;
     }
     // The one write of every store and read-modify-write: on the GPU one inlined copy of the
     // bus's poke instead of twenty, and fewer registers.
-    if (access & WRITE) bus.poke(addr, v);
+    if (access & WRITE) bus.poke((u16)addr, (u8)v);
     return 0;
 }
 
 // An entry of m6502::OPCODES unpacked into the arguments of `execute`.
-#define CULE_DECODE(entry) (u8)((entry) & 0x0F), (u8)((entry) >> 4 & 0x03), (u8)((entry) >> 6)
+#define CULE_DECODE(entry) (u8)((entry) & 0x0F), (u8)((entry) >> 4 & 0x03), (u8)((entry) >> 6 & 0x7F), (u8)((entry) >> 13)
 #define CULE_OPCODE(n) \
-    case n: return execute(c, bus, CULE_DECODE(m6502::OPCODES[n]));
+    case n: return execute(r, bus, n, Fetched{ops}, CULE_DECODE(m6502::OPCODES[n]));
 #define CULE_OPCODES16(n)                                                                          \
     CULE_OPCODE(n + 0) CULE_OPCODE(n + 1) CULE_OPCODE(n + 2) CULE_OPCODE(n + 3) CULE_OPCODE(n + 4)    \
     CULE_OPCODE(n + 5) CULE_OPCODE(n + 6) CULE_OPCODE(n + 7) CULE_OPCODE(n + 8) CULE_OPCODE(n + 9)    \
     CULE_OPCODE(n + 10) CULE_OPCODE(n + 11) CULE_OPCODE(n + 12) CULE_OPCODE(n + 13) CULE_OPCODE(n + 14) \
     CULE_OPCODE(n + 15)
 
-// One instruction. A GPU warp runs few distinct paths through the two small switches of
-// `execute`; a host core predicts one 256-way dispatch much better than two in a row. Gives
-// execute's result.
+// One instruction. Its bytes are read from the cartridge's window where all of them lie there
+// (Bus::fetch: one test, no access that could have an effect), else through the bus one at a
+// time, in the 6502's order, the PC wrapped first. A GPU warp runs few distinct paths through the
+// two small switches of `execute`; a host core predicts one 256-way dispatch much better than two
+// in a row. Gives execute's result.
 template <class Bus>
-CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
-    CULE_TRACE_EVENT(INSN, 0, c.pc, bus.code_key(c.pc));
-    u8 opcode = bus.peek(c.pc++);
-    bus.add_cycles(m6502::CYCLES[opcode]);
+CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
 #if defined(__CUDA_ARCH__)
-    return execute(c, bus, CULE_DECODE(m6502::OPCODES[opcode]));
+    r.pc &= 0xFFFF;
+    const u8 opcode = (u8)bus.peek((u16)r.pc);
+    return execute(r, bus, opcode, ReadThrough{r.pc + 1}, CULE_DECODE(m6502::OPCODES[opcode]));
 #else
+    u8 opcode;
+    u32 ops = 0;
+    if (!bus.fetch.holds(r.pc)) {
+        r.pc &= 0xFFFF;
+        bus.open_fetch(r.pc);
+    }
+    CULE_TRACE_EVENT(INSN, 0, r.pc, bus.code_key(r.pc));
+    if (bus.fetch.holds(r.pc)) {
+        const u8* bytes = bus.fetch.at(r.pc);
+        opcode = bytes[0];
+        ops = load_u16(bytes + 1);
+#ifdef CULE_TRACE
+        for (u32 i = 0; i <= (u32)(m6502::OPCODES[opcode] >> 13); ++i)
+            CULE_TRACE_EVENT(READ, bytes[i], r.pc + i, bus.read_key((u16)(r.pc + i)));
+#endif
+    } else {
+        // The operand bytes are read at the count the instruction's accesses see, which `execute`
+        // adds for good.
+        opcode = (u8)bus.peek((u16)r.pc);
+        bus.add_cycles(m6502::CYCLES[opcode]);
+        const u32 fetched = m6502::OPCODES[opcode] >> 13;
+        if (fetched) ops = bus.peek((u16)(r.pc + 1));
+        if (fetched > 1) ops |= (u32)bus.peek((u16)(r.pc + 2)) << 8;
+        bus.add_cycles(0u - m6502::CYCLES[opcode]);
+    }
     switch (opcode) {
         CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
         CULE_OPCODES16(0x40) CULE_OPCODES16(0x50) CULE_OPCODES16(0x60) CULE_OPCODES16(0x70)
@@ -502,7 +634,8 @@ CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
 }
 
 // One instruction, or with a loop that waits for the timer as many of its instructions as the
-// bus runs at once (Bus::wait_on_timer), at most `budget`; gives the number run. The GPU's kernels
+// bus runs at once (Bus::wait_on_timer); gives the number run, each taken from the bus's budget
+// for the frame (Bus::left), which must hold one. The GPU's kernels
 // run such waits at once: a lane polling the timer would otherwise run alone. The host does only
 // with -DCULE_TIMER_WAIT (the tests' and benchmarks' builds, `make build/timer_wait/_core.so`): there
 // they cost about what they save (v5, 10 games: callgrind's instructions per frame 0.0% fewer as a
@@ -513,15 +646,18 @@ CULE_INLINE u32 cpu_step(Cpu6502& c, Bus& bus) {
 #define CULE_RUNS_TIMER_WAITS 1
 #endif
 template <class Bus>
-CULE_INLINE u32 cpu_run(Cpu6502& c, Bus& bus, u32 budget) {
-    if (c.halted) return 0;
-    const u32 branched = cpu_step(c, bus);
+CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
+    --bus.left;
+    const u32 branched = cpu_step(r, bus);
 #ifdef CULE_RUNS_TIMER_WAITS
-    if (branched && budget > 2) {
-        const TimerWait w = bus.wait_on_timer(c, branched & 7, budget - 1);
-        c = w.cpu;
+    if (branched && bus.left > 1) {
+        const TimerWait w = bus.wait_on_timer(r, branched & 7, bus.left);
+        if (w.instructions) m6502::poll_read(r, w.opcode, w.value);
+        bus.left -= w.instructions;
         return 1 + w.instructions;
     }
+#else
+    (void)branched;
 #endif
     return 1;
 }

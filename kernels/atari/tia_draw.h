@@ -183,12 +183,9 @@ CULE_HD void end_of_line(Tia& t) {
     }
 }
 
-// Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3).
+// tia_update_to's drawing, where the display has begun and is not drawn up to `clock` yet.
 template <bool DRAW>
-CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
-    if (clock < t.clock_start_display || t.clock_last_update >= t.clock_stop_display ||
-        t.clock_last_update >= clock)
-        return;
+CULE_NOINLINE void tia_draw_lines(Tia& t, u8* fb, i32 clock) {
     if (clock > t.clock_stop_display) clock = t.clock_stop_display;
     do {
         i32 n, from = CLOCKS_PER_LINE - t.clocks_to_end_of_line;
@@ -219,6 +216,15 @@ CULE_NOINLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
         }
         if (t.clocks_to_end_of_line == CLOCKS_PER_LINE) end_of_line(t);
     } while (t.clock_last_update < clock);
+}
+
+// Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3). Most
+// writes find nothing to draw (outside the display, or drawn up to already): the test is inlined
+// at each call, the drawing a call.
+template <bool DRAW>
+CULE_INLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
+    if (clock >= t.clock_start_display && t.clock_last_update < t.clock_stop_display && t.clock_last_update < clock)
+        tia_draw_lines<DRAW>(t, fb, clock);
 }
 
 // Draws up to the last write whose drawing tia_poke deferred: a frame cut short shows the

@@ -44,7 +44,7 @@ struct TiaLog {
 CULE_HD void tia_log_clear(TiaLog& log) { log.count = log.frames = log.whole = log.full = 0; }
 
 // `count`: log.count, or where a frame keeps it meanwhile (console.h, TiaSlot), read once: the
-// event's store could alias it. `events`, `step`: the log's (where a frame keeps them, HotFields).
+// event's store could alias it. `events`, `step`: the log's (where a frame keeps them, TiaPlace).
 CULE_HD void tia_log_event(TiaEvent* events, u32 step, u32& count, u32 cycles, bool read, u32 addr, u8 value) {
     u32 n = cycles < TIA_EVENT_CYCLES ? count : TIA_LOG_EVENTS;   // not representable: no replay
     if (n < TIA_LOG_EVENTS)

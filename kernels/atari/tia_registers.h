@@ -201,9 +201,9 @@ CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (l
 template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
     addr &= TIA_WRITE_MASK;
-    i32 clock = (i32)(cycles * 3);
-    i32 delay = write_delay(t, addr, clock);
-    bool end_frame = (i32)(((u32)clock - (u32)t.clock_frame_start) / CLOCKS_PER_LINE) > max_scanlines(t.pal);
+    const i32 clock = (i32)(cycles * 3);
+    // Past the frame's last scanline (a line count above max_scanlines), without a division.
+    bool end_frame = (u32)clock - (u32)t.clock_frame_start >= (u32)CLOCKS_PER_LINE * (max_scanlines(t.pal) + 1);
     // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
     // audio, motion values, HMCLR, unused addresses) leaves that to the next drawing: the pixels
     // come out the same, as the only trace of where a span ended (the four-pixel step's overrun)
@@ -213,9 +213,9 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                               write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
                               write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) t.clock_deferred_update = clock;
-    else tia_update_to<DRAW>(t, fb, clock + delay);
+    else tia_update_to<DRAW>(t, fb, clock + write_delay(t, addr, clock));
 
-    i32 hpos = clocks_into_line(t, clock);
+    auto hpos = [&] { return clocks_into_line(t, clock); };   // in the cases that use it alone
     switch (addr) {
         case VSYNC: if (write_vsync(t, value, clock)) end_frame = true; break;
         case VBLANK: write_vblank(t, value, cycles); break;
@@ -225,14 +225,14 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case COLUP0: case COLUP1: case COLUPF: case COLUBK:
             t.color[COLOR_SLOT[addr - COLUP0]] = colour_with_loss(t, value);
             break;
-        case CTRLPF: write_ctrlpf(t, value, hpos); break;
+        case CTRLPF: write_ctrlpf(t, value, hpos()); break;
         case REFP0: write_refp(t.refp0, t.cur_grp0, value); break;
         case REFP1: write_refp(t.refp1, t.cur_grp1, value); break;
         case PF0: case PF1: case PF2: write_playfield(t, addr, value); break;
-        case RESP0: case RESP1: reset_player<DRAW>(t, fb, addr, hpos, clock); break;
-        case RESM0: reset_missile0(t, hpos, clock); break;
-        case RESM1: reset_missile1(t, hpos, clock); break;
-        case RESBL: reset_ball(t, hpos, clock); break;
+        case RESP0: case RESP1: reset_player<DRAW>(t, fb, addr, hpos(), clock); break;
+        case RESM0: reset_missile0(t, hpos(), clock); break;
+        case RESM1: reset_missile1(t, hpos(), clock); break;
+        case RESBL: reset_ball(t, hpos(), clock); break;
         case GRP0: write_grp0(t, value); break;
         case GRP1: write_grp1(t, value); break;
         case ENAM0: t.enam0 = value & 0x02; update_missile_enables(t); break;
@@ -247,7 +247,7 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case VDELP1: t.vdelp1 = value & 1; update_player_graphics(t); break;
         case VDELBL: t.vdelbl = value & 1; update_ball_enable(t); break;
         case RESMP0: case RESMP1: write_resmp(t, addr, value); break;
-        case HMOVE: hmove(t, hpos, clock); break;
+        case HMOVE: hmove(t, hpos(), clock); break;
         case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
         case CXCLR: t.collision = 0; break;
         case AUDC0: case AUDC1: case AUDF0: case AUDF1: case AUDV0: case AUDV1:
