@@ -18,26 +18,35 @@ CULE_HD u16 word_collisions(Word p0, Word m0, Word p1, Word m1, Word bl, Word pf
 
 // ---- collisions alone ----------------------------------------------------------------------
 
-// A frame not drawn needs only the collision latches. A span is then taken 64 pixels at a time,
-// a window: bit i of an object's word is pixel h + i, and each copy is placed once, where
-// drawing builds each 32-pixel word copy by copy. This halves the instructions collisions cost
-// in Space Invaders' undrawn frames (docs/results.md).
+// Objects are taken 64 pixels at a time, a window: bit i of an object's window is pixel h + i,
+// and each copy is placed once. A frame not drawn latches its collisions from the windows alone;
+// a drawn one also colours its pixels from them (draw_objects).
 
-// The pixels of c in the window from pixel h: copy offsets taken round the line, so that a copy
-// past the right edge wraps onto pixels 0 and on. Bits past the line's end are the caller's to
-// clear.
-CULE_HD u64 copies_window(Copies c, i32 h) {
+// The pixels of c in the window (W: 64 or 32 pixels) from pixel h: copy offsets taken round the
+// line, so that a copy past the right edge wraps onto pixels 0 and on. Bits past the line's end
+// are the caller's to clear.
+template <class W = u64>
+CULE_HD W copies_window(Copies c, i32 h) {
+    constexpr i32 PIXELS = 8 * sizeof(W);
     i32 d0 = c.pos - h;
     if (d0 < 0) d0 += SCREEN_WIDTH;
-    u64 bits = 0;
+    W bits = 0;
     for (i32 k = 0; k < 4; ++k) {
         if (!(k == 0 ? c.first : (c.more >> (k - 1)) & 1)) continue;
         i32 d = k == 0 ? d0 : d0 + (8 << k);
         if (d >= SCREEN_WIDTH) d -= SCREEN_WIDTH;
-        if (d < 64) bits |= (u64)c.pattern << d;
-        if (d > SCREEN_WIDTH - 32) bits |= (u64)(c.pattern >> (SCREEN_WIDTH - d));
+        if (d < PIXELS) bits |= (W)c.pattern << d;
+        if (d > SCREEN_WIDTH - 32) bits |= (W)(c.pattern >> (SCREEN_WIDTH - d));
     }
     return bits;
+}
+
+// Whether any pixel of six object windows is covered by two of them: most windows have none, and
+// then no latch (word_collisions).
+template <class W>
+CULE_HD bool covered_twice(W p0, W m0, W p1, W m1, W bl, W pf) {
+    return ((p0 & (m0 | p1 | m1 | bl)) | (m0 & (p1 | m1 | bl)) | (p1 & (m1 | bl)) | (m1 & bl) |
+            ((p0 | m0 | p1 | m1 | bl) & pf)) != 0;
 }
 
 // Latches the collisions of n pixels from hpos on the current line.
@@ -51,13 +60,9 @@ CULE_HD void latch_span_collisions(Tia& t, i32 hpos, i32 n) {
         u64 wm0 = (e & M0_BIT) ? copies_window(missile_copies(t.mm0), h) & in : 0;
         u64 wm1 = (e & M1_BIT) ? copies_window(missile_copies(t.mm1), h) & in : 0;
         u64 wbl = (e & BL_BIT) ? copies_window(ball_copies(t.mbl), h) & in : 0;
-        u64 narrow = wp0 | wm0 | wp1 | wm1 | wbl;
-        if (!narrow) continue;   // the playfield collides with nothing here
+        if (!(wp0 | wm0 | wp1 | wm1 | wbl)) continue;   // the playfield collides with nothing here
         u64 wpf = (e & PF_BIT) ? playfield_window(t.pf, t.pf_reflect, h) & in : 0;
-        // Pixels two objects cover: none on most spans.
-        u64 twice = (wp0 & (wm0 | wp1 | wm1 | wbl)) | (wm0 & (wp1 | wm1 | wbl)) | (wp1 & (wm1 | wbl)) |
-                    (wm1 & wbl) | (narrow & wpf);
-        if (twice) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        if (covered_twice(wp0, wm0, wp1, wm1, wbl, wpf)) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
     }
 }
 

@@ -50,83 +50,87 @@ CULE_HD u8 four_pixel_step_colour(const Tia& t, u32 e, i32 hpos) {
     return t.color[PF_COLOR];
 }
 
-// The bits of word `w` that lie in pixels [from, to).
-CULE_HD u32 span_bits(i32 w, i32 from, i32 to) {
-    i32 lo = from - 32 * w, hi = to - 32 * w;
-    if (lo < 0) lo = 0;
-    if (hi > 32) hi = 32;
-    if (hi <= lo) return 0;
-    u32 upper = hi == 32 ? 0xFFFFFFFFu : (1u << hi) - 1;
-    return upper & ~((1u << lo) - 1);
-}
-
 // 0xFF in byte k for each bit k < 8 of `bits`: eight pixels of a bitmap as a byte mask (byte k
-// is pixel k in memory: x86 and NVIDIA GPUs are little-endian).
-CULE_HD u64 byte_mask(u32 bits) {
-    u64 x = ((u64)(bits & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+// is pixel k in memory: x86 and NVIDIA GPUs are little-endian). The host looks them up, 2 KB
+// (v5 Pong: 9K fewer instructions a frame than the arithmetic); a GPU warp's lanes would read a
+// table at as many addresses.
+CULE_HD constexpr u64 byte_mask_of(u32 bits) {
+    const u64 x = ((u64)(bits & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
     return (((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull) * 0xFF;
+}
+#ifndef __CUDA_ARCH__
+struct ByteMasks {
+    u64 of[256];
+    constexpr ByteMasks() : of() {
+        for (u32 b = 0; b < 256; ++b) of[b] = byte_mask_of(b);
+    }
+};
+inline constexpr ByteMasks BYTE_MASKS;
+#endif
+CULE_HD u64 byte_mask(u32 bits) {
+#ifdef __CUDA_ARCH__
+    return byte_mask_of(bits);
+#else
+    return BYTE_MASKS.of[bits & 0xFF];
+#endif
 }
 
 CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
 
-// Draws n pixels from hpos on the current line and latches their collisions.
-template <bool DRAW>
-CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
-    i32 pos = t.frame_pos;
-    t.frame_pos += n;
-    if (DRAW) CULE_TRACE_EVENT(SPAN, (t.vblank & 0x02) ? trace::SPAN_BLANK : (t.enabled & 0x3F) ? trace::SPAN_OBJECTS
-                                                                                 : trace::SPAN_BACKGROUND, n, pos);
-    if (t.vblank & 0x02) {
-        if (DRAW) fill(t, fb, pos, n, 0);
-        return;
-    }
-    const u32 objects = t.enabled & 0x3F;
-    if (DRAW && !objects) {   // the background alone: most spans of many games (Pong: 70%)
-        fill(t, fb, pos, n, t.color[BK_COLOR]);
-        return;
-    }
-    if (!DRAW) {   // only collisions to latch: none without two objects, nor where every pair
-                   // that could collide already has
-        if (!(objects & (objects - 1))) return;
-        // The latches that involve each object (see word_collisions), dropped for those absent.
-        auto absent = [&](u32 bit, u32 latches) { return (t.enabled & bit) ? 0u : latches; };
-        u16 possible = 0x7FFF & ~(absent(P0_BIT, 0x2036) | absent(M0_BIT, 0x4303) | absent(P1_BIT, 0x20C9) |
-                                  absent(M1_BIT, 0x4C0C) | absent(BL_BIT, 0x1AA0) | absent(PF_BIT, 0x1550));
-        if ((t.collision & possible) != possible) latch_span_collisions(t, hpos, n);
-        return;
-    }
+// A drawn span's window of pixels: 64 on the host; 32 on a GPU, whose registers are 32 bits wide
+// (NVRTC, sm_90, Pong's module: cule_render takes 62 registers with 64-pixel windows, 56 with 32).
+#ifdef __CUDA_ARCH__
+using DrawWindow = u32;
+#else
+using DrawWindow = u64;
+#endif
+constexpr i32 DRAW_WINDOW_PIXELS = 8 * sizeof(DrawWindow);
+
+// The bits of the window from pixel h that lie in pixels [from, to).
+template <class W>
+CULE_HD W window_bits(i32 h, i32 from, i32 to) {
+    constexpr i32 PIXELS = 8 * sizeof(W);
+    i32 lo = from - h, hi = to - h;
+    if (lo < 0) lo = 0;
+    if (hi > PIXELS) hi = PIXELS;
+    if (hi <= lo) return 0;
+    const W upper = hi == PIXELS ? ~(W)0 : ((W)1 << hi) - 1;
+    return upper & ~(((W)1 << lo) - 1);
+}
+
+// draw_span's pixels where objects show: from frame position `pos`, n pixels from hpos. Each
+// object's pixels are built a window at a time, each copy placed once (tia_collisions.h's windows,
+// as the frames not drawn latch their collisions), and which colour register each pixel shows is
+// decided for the window at once, as three bitmaps (Tia::color slots 1..3; slot 0, the background,
+// where none is set), then written 8 pixels at a time.
+CULE_HOST_NOINLINE void draw_objects(Tia& t, u8* fb, i32 pos, i32 hpos, i32 n) {
     u32 e0 = t.enabled | t.prio_score;
     // The playfield-only loop uses score colours even under priority, unlike the general rule.
     bool score_only_pf = (e0 & 0x3F) == PF_BIT && (e0 & SCORE_BIT);
-    // Which colour register each pixel shows is decided for 32 pixels at once, as three bitmaps
-    // (Tia::color slots 1..3; slot 0, the background, where none is set). Score colours also apply
-    // under priority when the playfield is the only object (Stella's playfield-only loop).
+    // Score colours also apply under priority when the playfield is the only object (Stella's
+    // playfield-only loop).
     const bool priority = (t.prio_score & PRIORITY_BIT) && !score_only_pf;
     const bool score = (t.prio_score & SCORE_BIT) && !priority;
-    const u64 c0 = byte_broadcast(t.color[BK_COLOR]), d1 = byte_broadcast(t.color[PF_COLOR]) ^ c0,
-              d2 = byte_broadcast(t.color[P0_COLOR]) ^ c0, d3 = byte_broadcast(t.color[P1_COLOR]) ^ c0;
     u8* line = fb + pos - hpos;   // the line's first pixel: lines start 8-byte aligned
-    // The five words of the line, unrolled, so that each word's bitmaps are built with constant
-    // shifts; only the words of the span are built.
-    const i32 first_word = hpos >> 5, last_word = (hpos + n - 1) >> 5;
-    CULE_UNROLL
-    for (i32 w = 0; w < 5; ++w) {
-        if (w < first_word || w > last_word) continue;
-        u32 in_span = span_bits(w, hpos, hpos + n);
-        u32 wp0 = (e0 & P0_BIT) ? player_word(t.mp0, t.cur_grp0, w) & in_span : 0;
-        u32 wp1 = (e0 & P1_BIT) ? player_word(t.mp1, t.cur_grp1, w) & in_span : 0;
-        u32 wm0 = (e0 & M0_BIT) ? missile_word(t.mm0, w) & in_span : 0;
-        u32 wm1 = (e0 & M1_BIT) ? missile_word(t.mm1, w) & in_span : 0;
-        u32 wbl = (e0 & BL_BIT) ? ball_word(t.mbl, w) & in_span : 0;
-        u32 wpf = (e0 & PF_BIT) ? playfield_word(t.pf, t.pf_reflect, w) & in_span : 0;
-        if (wp0 | wm0 | wp1 | wm1 | wbl) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
-        i32 from = 32 * w > hpos ? 32 * w : hpos, to = 32 * w + 32 < hpos + n ? 32 * w + 32 : hpos + n;
-        if (pos + (to - hpos) > frame_pixels(t)) to = frame_pixels(t) - pos + hpos;   // rows past the screen
-        if (to <= from) continue;
-        u32 shown = span_bits(w, from, to), left = span_bits(w, 0, 80);
+    const i32 end = hpos + n;
+    // rows past the screen are never shown
+    const i32 shown_end = pos + n > frame_pixels(t) ? frame_pixels(t) - pos + hpos : end;
+    using W = DrawWindow;
+    for (i32 h = hpos & ~7; h < end; h += DRAW_WINDOW_PIXELS) {   // windows from 8-pixel groups of the line
+        const W in = window_bits<W>(h, hpos, end);
+        const W wp0 = (e0 & P0_BIT) ? copies_window<W>(player_copies(t.mp0, t.cur_grp0), h) & in : 0;
+        const W wp1 = (e0 & P1_BIT) ? copies_window<W>(player_copies(t.mp1, t.cur_grp1), h) & in : 0;
+        const W wm0 = (e0 & M0_BIT) ? copies_window<W>(missile_copies(t.mm0), h) & in : 0;
+        const W wm1 = (e0 & M1_BIT) ? copies_window<W>(missile_copies(t.mm1), h) & in : 0;
+        const W wbl = (e0 & BL_BIT) ? copies_window<W>(ball_copies(t.mbl), h) & in : 0;
+        const W wpf = (e0 & PF_BIT) ? playfield_window<W>(t.pf, t.pf_reflect, h) & in : 0;
+        if (covered_twice(wp0, wm0, wp1, wm1, wbl, wpf)) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
+        const W shown = window_bits<W>(h, hpos, shown_end), left = window_bits<W>(h, 0, 80);
+        if (!shown) continue;
         // Stella's rule: P0/M0 over P1/M1 over PF/BL over the background; under priority PF/BL
         // first; in score mode the playfield takes P0's colour on the left, P1's on the right.
-        u32 p = wp0 | wm0, q = wp1 | wm1, c1, c2, c3;
+        const W p = wp0 | wm0, q = wp1 | wm1;
+        W c1, c2, c3;
         if (priority) {
             c1 = wbl | wpf;
             c2 = p & ~c1;
@@ -143,29 +147,65 @@ CULE_HD void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
         c1 &= shown;
         c2 &= shown;
         c3 &= shown;
-        auto whole = [&](u32 c) { return c == 0 || c == shown; };
+        auto whole = [&](W c) { return c == 0 || c == shown; };
         if (whole(c1) && whole(c2) && whole(c3)) {   // one colour: background, a wall, a wide object
+            const i32 from = h > hpos ? h : hpos, window_end = h + DRAW_WINDOW_PIXELS;
+            const i32 to = window_end < shown_end ? window_end : shown_end;
             fill_bytes(line + from, to - from, t.color[c1 ? PF_COLOR : c2 ? P0_COLOR : c3 ? P1_COLOR : BK_COLOR]);
             continue;
         }
         // Eight pixels at a time, each bitmap byte widened to a byte mask; the pixels of a group
-        // outside [from, to) keep what they hold.
-        for (i32 x = from & ~7; x < to; x += 8) {
-            i32 s = x & 31;
-            u64 px = c0 ^ (byte_mask(c1 >> s) & d1) ^ (byte_mask(c2 >> s) & d2) ^ (byte_mask(c3 >> s) & d3);
-            u64 keep = byte_mask(shown >> s);
-            if (~keep) px = (px & keep) | (load_word(line + x) & ~keep);
-            store_word(line + x, px);
+        // outside the span keep what they hold.
+        const u64 c0 = byte_broadcast(t.color[BK_COLOR]), d1 = byte_broadcast(t.color[PF_COLOR]) ^ c0,
+                  d2 = byte_broadcast(t.color[P0_COLOR]) ^ c0, d3 = byte_broadcast(t.color[P1_COLOR]) ^ c0;
+        for (i32 g = 0; g < DRAW_WINDOW_PIXELS && h + g < shown_end; g += 8) {
+            const u64 keep = byte_mask((u32)(shown >> g));
+            if (!keep) continue;
+            u64 px = c0 ^ (byte_mask((u32)(c1 >> g)) & d1) ^ (byte_mask((u32)(c2 >> g)) & d2) ^
+                     (byte_mask((u32)(c3 >> g)) & d3);
+            if (~keep) px = (px & keep) | (load_word(line + h + g) & ~keep);
+            store_word(line + h + g, px);
         }
     }
-    i32 end = hpos + n, last_step = end & ~3;
-    if (DRAW && (end & 3) && last_step >= hpos) {
+    const i32 last_step = end & ~3;
+    if ((end & 3) && last_step >= hpos) {
         u32 step = four_pixel_step_masks(e0);
         if (step && ((step & 0x80000000u) || masks_empty(t, step, last_step))) {
             u8 c = four_pixel_step_colour(t, e0, last_step);
             fill(t, fb, pos + n, last_step + 4 - end, c);
         }
     }
+}
+
+// Draws n pixels from hpos on the current line and latches their collisions. The blank and the
+// background alone, most spans (Pong's: 70%), inline where the line is drawn; spans with objects in
+// a call (draw_objects).
+template <bool DRAW>
+CULE_INLINE void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
+    i32 pos = t.frame_pos;
+    t.frame_pos += n;
+    if (DRAW) CULE_TRACE_EVENT(SPAN, (t.vblank & 0x02) ? trace::SPAN_BLANK : (t.enabled & 0x3F) ? trace::SPAN_OBJECTS
+                                                                                 : trace::SPAN_BACKGROUND, n, pos);
+    if (t.vblank & 0x02) {
+        if (DRAW) fill(t, fb, pos, n, 0);
+        return;
+    }
+    const u32 objects = t.enabled & 0x3F;
+    if (DRAW && !objects) {   // the background alone
+        fill(t, fb, pos, n, t.color[BK_COLOR]);
+        return;
+    }
+    if (!DRAW) {   // only collisions to latch: none without two objects, nor where every pair
+                   // that could collide already has
+        if (!(objects & (objects - 1))) return;
+        // The latches that involve each object (see word_collisions), dropped for those absent.
+        auto absent = [&](u32 bit, u32 latches) { return (t.enabled & bit) ? 0u : latches; };
+        u16 possible = 0x7FFF & ~(absent(P0_BIT, 0x2036) | absent(M0_BIT, 0x4303) | absent(P1_BIT, 0x20C9) |
+                                  absent(M1_BIT, 0x4C0C) | absent(BL_BIT, 0x1AA0) | absent(PF_BIT, 0x1550));
+        if ((t.collision & possible) != possible) latch_span_collisions(t, hpos, n);
+        return;
+    }
+    draw_objects(t, fb, pos, hpos, n);
 }
 
 // End of a scanline: the player masks lose their RESPx state, the playfield latches its

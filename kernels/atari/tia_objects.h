@@ -1,5 +1,6 @@
 // Players, missiles and the ball: the pixels each covers on a line (one at a time, the
-// definition, and 32 pixels at a time, for drawing), and how the registers move them.
+// definition, and as copies of a pattern, which tia_collisions.h places 64 pixels at a time), and
+// how the registers move them.
 #pragma once
 #include "atari/tia_state.h"
 
@@ -87,19 +88,6 @@ CULE_HD void tia_rebuild_masks(Tia& t) {
     t.mbl = ball_object(t.posbl, t.ctrlpf);
 }
 
-// mask functions above are the definition; these give the same set a 32-pixel word at a time,
-// copy by copy, so that a span is drawn a word at a time and only its words are built.
-
-// `pattern` (bit k: pixel start+k) as seen in word w. A copy starting near the right edge
-// wraps round onto pixels 0..31, word 0: the TIA's wrap-around. (Copy starts past the edge are
-// taken % SCREEN_WIDTH here, not by wrap_position, which costs cule_step_logged two registers.)
-CULE_HD u32 pattern_word(u32 pattern, i32 start, i32 w) {
-    auto shifted = [](u32 p, i32 d) { return d >= 32 || d <= -32 ? 0u : d >= 0 ? p << d : p >> -d; };
-    u32 bits = shifted(pattern, start - 32 * w);
-    if (w == 0) bits |= shifted(pattern, start - SCREEN_WIDTH);
-    return bits;
-}
-
 // An object on a line as copies of one pattern (bit k: pixel start+k): the first at `pos`
 // unless skipped, others 16, 32 or 64 pixels on (bits 0..2 of `more`), wrapping round the line.
 struct Copies {
@@ -132,17 +120,6 @@ CULE_HD Copies missile_copies(ObjectMask m) {
 }
 
 CULE_HD Copies ball_copies(ObjectMask m) { return {(1u << (1 << (m.shape & 3))) - 1, m.pos, 0, true}; }
-
-CULE_HD u32 copies_word(Copies c, i32 w) {
-    u32 bits = c.first ? pattern_word(c.pattern, c.pos, w) : 0;
-    for (i32 k = 0; k < 3; ++k)
-        if (c.more & (1u << k)) bits |= pattern_word(c.pattern, (c.pos + (16 << k)) % SCREEN_WIDTH, w);
-    return bits;
-}
-
-CULE_HD u32 player_word(ObjectMask m, u8 grp, i32 w) { return copies_word(player_copies(m, grp), w); }
-CULE_HD u32 missile_word(ObjectMask m, i32 w) { return copies_word(missile_copies(m), w); }
-CULE_HD u32 ball_word(ObjectMask m, i32 w) { return copies_word(ball_copies(m), w); }
 
 // ---- motion, graphics and enables ----------------------------------------------------------
 
