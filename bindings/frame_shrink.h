@@ -15,8 +15,18 @@
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <cstdlib>
+#include <immintrin.h>
+#endif
 
 namespace cule::bindings {
+
+// Source rows are summed along x SHRINK_ROWS at a time, one per vector lane: their pixels lie
+// column-major (pixel x of row r at x * SHRINK_ROWS + r), so a tap of every row is one vector
+// load and one multiply by the column's weight. Each lane still adds its row's products in
+// area_pixel's order, and vector float operations round as scalar ones do.
+enum : i32 { SHRINK_ROWS = 4 };
 
 // An AreaAxis's weights laid out for whole rows. A column's weights fall on consecutive source
 // pixels from `start`; every column takes `taps` of them, tap by tap, those past its own with
@@ -25,27 +35,28 @@ struct RowWeights {
     i32 width = 0, taps = 0;
     std::vector<i32> start;    // [column]
     std::vector<float> alpha;  // [tap][column]
+    std::vector<float> lanes;  // [column][tap][SHRINK_ROWS]: alpha once for each row of a block
 
     RowWeights() = default;
-    RowWeights(const AreaAxis& xs, i32 width) : width(width), start(width) {
-        for (i32 t = 0; t < width; ++t) taps = std::max(taps, xs.first[t + 1] - xs.first[t]);
-        alpha.assign((size_t)taps * width, 0.0f);
-        for (i32 t = 0; t < width; ++t) {
-            start[t] = xs.w[xs.first[t]].source;
-            for (i32 k = 0; k < xs.first[t + 1] - xs.first[t]; ++k) {
-                const AreaWeight& w = xs.w[xs.first[t] + k];
-                if (w.source != start[t] + k) throw std::logic_error("area weights on source pixels not in a row");
-                alpha[(size_t)k * width + t] = w.alpha;
-            }
-        }
-    }
+    RowWeights(const AreaAxis& xs, i32 width);
 };
 
-// Source rows are summed along x SHRINK_ROWS at a time, one per vector lane: their pixels lie
-// column-major (pixel x of row r at x * SHRINK_ROWS + r), so a tap of every row is one vector
-// load and one multiply by the column's weight. Each lane still adds its row's products in
-// area_pixel's order, and vector float operations round as scalar ones do.
-enum : i32 { SHRINK_ROWS = 4 };
+inline RowWeights::RowWeights(const AreaAxis& xs, i32 width) : width(width), start(width) {
+    for (i32 t = 0; t < width; ++t) taps = std::max(taps, xs.first[t + 1] - xs.first[t]);
+    alpha.assign((size_t)taps * width, 0.0f);
+    for (i32 t = 0; t < width; ++t) {
+        start[t] = xs.w[xs.first[t]].source;
+        for (i32 k = 0; k < xs.first[t + 1] - xs.first[t]; ++k) {
+            const AreaWeight& w = xs.w[xs.first[t] + k];
+            if (w.source != start[t] + k) throw std::logic_error("area weights on source pixels not in a row");
+            alpha[(size_t)k * width + t] = w.alpha;
+        }
+    }
+    lanes.resize((size_t)width * taps * SHRINK_ROWS);
+    for (i32 t = 0; t < width; ++t)
+        for (i32 k = 0; k < taps; ++k)
+            for (i32 r = 0; r < SHRINK_ROWS; ++r) lanes[((size_t)t * taps + k) * SHRINK_ROWS + r] = alpha[(size_t)k * width + t];
+}
 
 // area_pixel's inner loop for every column of SHRINK_ROWS rows: `values` their pixels column-major
 // (and `taps` columns of 0s past the end); row r's sums go to sums + r * stride. TAPS is
@@ -57,13 +68,14 @@ void row_sums(const float* __restrict values, const RowWeights& xs, float* __res
     i32 t = 0;
 #if defined(__SSE2__)
     static_assert(SHRINK_ROWS == 4, "one SSE vector of rows");
+    const float* __restrict weights = xs.lanes.data();   // a column's taps, each in every lane
     for (; t + 4 <= width; t += 4) {   // four columns, turned into four rows of four sums
         __m128 sum[4];
-        for (i32 j = 0; j < 4; ++j) {
+        for (i32 j = 0; j < 4; ++j, weights += taps * SHRINK_ROWS) {
             const float* v = values + xs.start[t + j] * SHRINK_ROWS;
             sum[j] = _mm_setzero_ps();
             for (i32 k = 0; k < taps; ++k)
-                sum[j] = _mm_add_ps(sum[j], _mm_mul_ps(_mm_loadu_ps(v + k * SHRINK_ROWS), _mm_set1_ps(alpha[k * width + t + j])));
+                sum[j] = _mm_add_ps(sum[j], _mm_mul_ps(_mm_loadu_ps(v + k * SHRINK_ROWS), _mm_loadu_ps(weights + k * SHRINK_ROWS)));
         }
         _MM_TRANSPOSE4_PS(sum[0], sum[1], sum[2], sum[3]);
         for (i32 r = 0; r < 4; ++r) _mm_storeu_ps(sums + r * stride + t, sum[r]);
@@ -120,10 +132,11 @@ inline void round_to_bytes(const float* __restrict sums, i32 n, u8* __restrict b
 }
 
 // The brighter grey of every pair of pixel values (a << 8 | b): frames max-pooled in grey, as
-// AtariVectorEnv's default, take one look-up per pixel instead of two and a comparison.
+// AtariVectorEnv's default, take one look-up per pixel instead of two and a comparison. Three bytes
+// past the last pair: AVX2's gathers read four bytes a look-up (brighter_grey_lanes).
 inline const u8* brighter_greys(bool pal) {
     struct Table {
-        u8 grey[1 << 16];
+        u8 grey[(1 << 16) + 3];
         explicit Table(bool pal) {
             for (i32 a = 0; a < 256; ++a)
                 for (i32 b = 0; b < 256; ++b)
@@ -132,6 +145,41 @@ inline const u8* brighter_greys(bool pal) {
     };
     static const Table ntsc(false), pal_table(true);
     return (pal ? pal_table : ntsc).grey;
+}
+
+// The look-ups of SHRINK_ROWS rows' pixel pairs (`pairs`: row r's from r x SCREEN_WIDTH) into
+// `lanes`, column-major (see SHRINK_ROWS). With AVX2, eight a gather, four rows' put side by side
+// in each column's word (v5 Pong, callgrind: 34K host instructions an emulated frame one at a
+// time, 8K with the gathers); else one at a time. AVX2 is the CPU's to tell, at run time: the
+// module is built for any x86-64; CULE_NO_AVX2 in the environment keeps to the plain loop
+// (tests/test_observe.py).
+inline void brighter_grey_lanes_plain(const u16* pairs, const u8* table, u8* lanes) {
+    for (i32 x = 0; x < SCREEN_WIDTH; ++x)
+        for (i32 r = 0; r < SHRINK_ROWS; ++r) lanes[x * SHRINK_ROWS + r] = table[pairs[r * SCREEN_WIDTH + x]];
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) inline void brighter_grey_lanes_avx2(const u16* pairs, const u8* table, u8* lanes) {
+    static_assert(SHRINK_ROWS == 4 && SCREEN_WIDTH % 8 == 0, "four rows' bytes in a column's word; 8 columns a gather");
+    const __m256i low = _mm256_set1_epi32(0xFF);
+    for (i32 x = 0; x < SCREEN_WIDTH; x += 8) {
+        __m256i word = _mm256_setzero_si256();
+        for (i32 r = 0; r < SHRINK_ROWS; ++r) {
+            const __m256i index = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)(pairs + r * SCREEN_WIDTH + x)));
+            const __m256i grey = _mm256_and_si256(_mm256_i32gather_epi32((const int*)table, index, 1), low);
+            word = _mm256_or_si256(word, _mm256_slli_epi32(grey, 8 * r));
+        }
+        _mm256_storeu_si256((__m256i*)(lanes + x * SHRINK_ROWS), word);
+    }
+}
+#endif
+
+inline void brighter_grey_lanes(const u16* pairs, const u8* table, u8* lanes) {
+#if defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2") && !std::getenv("CULE_NO_AVX2");
+    if (avx2) return brighter_grey_lanes_avx2(pairs, table, lanes);
+#endif
+    brighter_grey_lanes_plain(pairs, table, lanes);
 }
 
 // One thread's buffers for shrink_frame.
@@ -170,8 +218,7 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
                     const u8 *f = source(frame, r), *p = source(previous, r);
                     for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
                 }
-                for (i32 x = 0; x < SCREEN_WIDTH; ++x)
-                    for (i32 r = 0; r < R; ++r) lanes[x * R + r] = brighter_grey[pairs[r * SCREEN_WIDTH + x]];
+                brighter_grey_lanes(pairs, brighter_grey, lanes);
             } else {
                 for (i32 r = 0; r < R; ++r) {
                     const u8 *f = source(frame, r), *p = source(previous, r);

@@ -4,6 +4,11 @@ observe_element; run on the host here). Both must be OpenCV's INTER_AREA, which
 tests/test_vector_env.py checks against AtariVectorEnv on game frames; random frames here make
 every weight and rounding count, at sizes with partly covered pixels on either axis, whole
 scales, one pixel and the full size, for each display height."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -14,6 +19,20 @@ SIZES = [(84, 84), (100, 120), (1, 1), (17, 150), (53, 53), (84, 160), (105, 80)
 
 @pytest.mark.parametrize("game", ["pong", "king_kong", "carnival"])   # 210 rows, PAL's 250, 214
 def test_shrunk_frames_are_observe_elements(game):
+    compare_shrunk_and_observed(game)
+
+
+def test_shrunk_frames_without_avx2_are_observe_elements():
+    """The plain loops where the CPU has no AVX2 (CULE_NO_AVX2: frame_shrink.h chooses once, at
+    the first frame a process shrinks)."""
+    code = f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); " \
+           "import test_observe; test_observe.compare_shrunk_and_observed('pong')"
+    run = subprocess.run([sys.executable, "-c", code], env={**os.environ, "CULE_NO_AVX2": "1"}, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def compare_shrunk_and_observed(game: str) -> None:
     envs = [CuleEnv(game, 3, device="cpu", backend=backend, maxpool=True) for backend in ("cpu", "cuda")]
     for env in envs:
         env.reset(seed=0)
