@@ -81,7 +81,7 @@ TIA_HOT = ("clock_last_update", "clocks_to_end_of_line", "enabled", "clock_frame
            "clock_start_display", "pal", "clock_stop_display", "vblank", "hmove_blank")
 # The candidate layouts: parts interleaved across a warp's lanes (MACHINE_PARTS, RENDER_JOB_PARTS,
 # "screens": the frame buffers, "tia_rest": the TIA's fields other than TIA_HOT), and the TIA_HOT
-# fields kept in registers for a frame (a load and a store each a frame, as the Bus's HotFields).
+# fields kept in registers for a frame (a load and a store each a frame, as console.h's Bus keeps its own).
 CANDIDATES = {
     "tia-interleaved": dict(interleave=["tia"]),
     "tia_hot-in-registers": dict(registers=True),

@@ -774,7 +774,7 @@ def log_sectors(lanes: Lanes, pass_of: np.ndarray, n: int, warp_frames: float) -
 ARCH = "sm_90"
 # Today's kernel, against which the built one is measured: the split step's state kernel as the
 # commit named in the file compiled it (kernel_models/sass.py --kernels <that commit's kernels/> --json),
-# before the Bus kept the machine state's per-instruction fields (console.h, HotFields); the -2
+# before the Bus kept the machine state's per-instruction fields (console.h's Bus, then HotFields); the -2
 # file parts the Bus's slow paths out (sass.py's slow:<path>, interpreter_costs-33f16b6.json lumps them in).
 TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
 NCU_WARP_FRAMES = 4096 // WARP * 4   # the profiled launches': 4,096 envs, 4 frames a step

@@ -51,7 +51,7 @@ def test_the_state_kernels_interpreter_has_its_parts():
 
 def test_the_gpu_bus_stays_in_registers():
     """The state kernels' Bus holds the cycle counter, the data bus and the frame's end while it
-    runs (console.h, HotFields), and its work out of line takes what it needs by value, so that it
+    runs (console.h, Bus), and its work out of line takes what it needs by value, so that it
     lives in registers: an instruction's fetch and its operand's read touch memory only for the
     byte itself (the Bus's load from the window's ROM or from RAM, one of the two run: the RAM in
     global memory, or in the warp schedule's kernel its tile in shared memory), a branch not at
