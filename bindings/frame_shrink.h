@@ -147,12 +147,22 @@ inline const u8* brighter_greys(bool pal) {
     return (pal ? pal_table : ntsc).grey;
 }
 
+// Whether this CPU runs shrink_frame's AVX2 build: asked at run time, as the module is built for
+// any x86-64; CULE_NO_AVX2 in the environment declines it (tests/test_observe.py). AVX2 adds no
+// FMA and the float operations stay those of the source, in its order: the same bytes either way.
+inline bool use_avx2() {
+#if defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2") && !std::getenv("CULE_NO_AVX2");
+    return avx2;
+#else
+    return false;
+#endif
+}
+
 // The look-ups of SHRINK_ROWS rows' pixel pairs (`pairs`: row r's from r x SCREEN_WIDTH) into
-// `lanes`, column-major (see SHRINK_ROWS). With AVX2, eight a gather, four rows' put side by side
-// in each column's word (v5 Pong, callgrind: 34K host instructions an emulated frame one at a
-// time, 8K with the gathers); else one at a time. AVX2 is the CPU's to tell, at run time: the
-// module is built for any x86-64; CULE_NO_AVX2 in the environment keeps to the plain loop
-// (tests/test_observe.py).
+// `lanes`, column-major (see SHRINK_ROWS), one at a time; with AVX2 eight a gather, four rows' put
+// side by side in each column's word (v5 Pong, callgrind: 34K host instructions an emulated frame
+// one at a time, 8K with the gathers).
 inline void brighter_grey_lanes_plain(const u16* pairs, const u8* table, u8* lanes) {
     for (i32 x = 0; x < SCREEN_WIDTH; ++x)
         for (i32 r = 0; r < SHRINK_ROWS; ++r) lanes[x * SHRINK_ROWS + r] = table[pairs[r * SCREEN_WIDTH + x]];
@@ -174,14 +184,6 @@ __attribute__((target("avx2"))) inline void brighter_grey_lanes_avx2(const u16* 
 }
 #endif
 
-inline void brighter_grey_lanes(const u16* pairs, const u8* table, u8* lanes) {
-#if defined(__x86_64__)
-    static const bool avx2 = __builtin_cpu_supports("avx2") && !std::getenv("CULE_NO_AVX2");
-    if (avx2) return brighter_grey_lanes_avx2(pairs, table, lanes);
-#endif
-    brighter_grey_lanes_plain(pairs, table, lanes);
-}
-
 // One thread's buffers for shrink_frame.
 struct ShrinkScratch {
     std::vector<u16> pairs;       // SHRINK_ROWS source rows' pixels and the pooled frame's, paired
@@ -193,9 +195,13 @@ struct ShrinkScratch {
 // The observation of one frame (`previous` for pooling) shrunk to `height` x `width` along the
 // weights `ys` (rows) and `xs` (columns, as RowWeights), `channels` bytes per pixel; where `held`
 // is given, the frame before shrinking into it too (source_height x SCREEN_WIDTH x channels).
-template <bool GREY, bool POOL>
-void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_height, const AreaAxis& ys,
-                  i32 height, const RowWeights& xs, ShrinkScratch& s, u8* dst, u8* held) {
+// AVX2: built for it (shrink_frame_avx2), its vector loops 8 floats wide (v5 Pong, callgrind: 17K
+// host instructions an emulated frame fewer).
+template <bool GREY, bool POOL, bool AVX2>
+inline __attribute__((always_inline)) void shrink_frame_built(const u8* frame, const u8* previous, bool pal,
+                                                              i32 source_height, const AreaAxis& ys, i32 height,
+                                                              const RowWeights& xs, ShrinkScratch& s, u8* dst,
+                                                              u8* held) {
     constexpr i32 channels = GREY ? 1 : 3, R = SHRINK_ROWS;
     const i32 width = xs.width, line = width * channels;
     s.pairs.resize(R * SCREEN_WIDTH);
@@ -218,7 +224,12 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
                     const u8 *f = source(frame, r), *p = source(previous, r);
                     for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
                 }
-                brighter_grey_lanes(pairs, brighter_grey, lanes);
+#if defined(__x86_64__)
+                if constexpr (AVX2) brighter_grey_lanes_avx2(pairs, brighter_grey, lanes);
+                else brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
+#else
+                brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
+#endif
             } else {
                 for (i32 r = 0; r < R; ++r) {
                     const u8 *f = source(frame, r), *p = source(previous, r);
@@ -251,6 +262,24 @@ void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_heig
             for (i32 t = 0; t < width; ++t)
                 for (i32 c = 0; c < channels; ++c) dst[t * channels + c] = round_to_u8(sums[c * width + t]);
     }
+}
+
+#if defined(__x86_64__)
+template <bool GREY, bool POOL>
+__attribute__((target("avx2"))) void shrink_frame_avx2(const u8* frame, const u8* previous, bool pal, i32 source_height,
+                                                       const AreaAxis& ys, i32 height, const RowWeights& xs,
+                                                       ShrinkScratch& s, u8* dst, u8* held) {
+    shrink_frame_built<GREY, POOL, true>(frame, previous, pal, source_height, ys, height, xs, s, dst, held);
+}
+#endif
+
+template <bool GREY, bool POOL>
+void shrink_frame(const u8* frame, const u8* previous, bool pal, i32 source_height, const AreaAxis& ys, i32 height,
+                  const RowWeights& xs, ShrinkScratch& s, u8* dst, u8* held) {
+#if defined(__x86_64__)
+    if (use_avx2()) return shrink_frame_avx2<GREY, POOL>(frame, previous, pal, source_height, ys, height, xs, s, dst, held);
+#endif
+    shrink_frame_built<GREY, POOL, false>(frame, previous, pal, source_height, ys, height, xs, s, dst, held);
 }
 
 // shrink_frame with its channels and pooling chosen at run time.
