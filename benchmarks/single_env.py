@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks._results import new_result_path  # noqa: E402
 from benchmarks.cpu_fps import machine_facts  # noqa: E402
-from benchmarks.v5_fps import geometric_mean  # noqa: E402
+from benchmarks.v5_fps import callgrind_instructions, geometric_mean  # noqa: E402
 
 GAMES = ["pong", "breakout", "seaquest"]
 SETTINGS = ["v5", "nf4-preprocessing"]
@@ -85,15 +82,7 @@ def measure(game: str, settings: str, rounds: int, seconds: float) -> dict:
 
 
 def instructions_per_step(engine: str, game: str, settings: str) -> int:
-    totals = []
-    for steps in STEPS:
-        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              __file__, "--child", engine, game, settings, str(steps)], capture_output=True,
-                             text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
-        found = re.search(r"refs:\s+([\d,]+)", run.stderr)
-        if run.returncode != 0 or not found:
-            raise RuntimeError(f"callgrind of {engine} {game} failed: {run.stderr[-1000:]}")
-        totals.append(int(found.group(1).replace(",", "")))
+    totals = [callgrind_instructions([__file__, "--child", engine, game, settings, str(n)]) for n in STEPS]
     return round((totals[1] - totals[0]) / (STEPS[1] - STEPS[0]))
 
 

@@ -117,22 +117,25 @@ def measure(game: str, envs: int, threads: int, rounds: int, seconds: float) -> 
     return {name: round(fps) for name, fps in best.items()}
 
 
+def callgrind_instructions(script_args: list[str], environ: dict[str, str] | None = None) -> int:
+    """The instructions callgrind counts in a Python process running `script_args`; `environ`: its
+    environment (CULE_CORE_LIB names another build)."""
+    # Python's string hashes are seeded afresh in each process, and dict probes follow them: a
+    # fixed seed makes the count the same from run to run (thousands of instructions a frame).
+    environ = dict(os.environ if environ is None else environ, PYTHONHASHSEED="0")
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          *script_args], capture_output=True, text=True, env=environ)
+    found = re.search(r"refs:\s+([\d,]+)", run.stderr)
+    if run.returncode != 0 or not found:
+        raise RuntimeError(f"callgrind of {' '.join(script_args[1:])} failed: {run.stderr[-1000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
 def instructions_per_frame(game: str, envs: int = 16, steps: tuple[int, int] = (20, 120),
                            environ: dict[str, str] | None = None) -> float:
     """cule's instructions per raw frame at v5 settings on one thread (callgrind); `environ`: the
     child's environment (CULE_CORE_LIB names another build)."""
-    totals = []
-    # Python's string hashes are seeded afresh in each process, and dict probes follow them: a
-    # fixed seed makes the count the same from run to run (thousands of instructions a frame).
-    environ = dict(os.environ if environ is None else environ, PYTHONHASHSEED="0")
-    for n in steps:
-        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              __file__, "--child-steps", game, str(envs), str(n)], capture_output=True, text=True,
-                             env=environ)
-        found = re.search(r"refs:\s+([\d,]+)", run.stderr)
-        if run.returncode != 0 or not found:
-            raise RuntimeError(f"callgrind of {game} failed: {run.stderr[-1000:]}")
-        totals.append(int(found.group(1).replace(",", "")))
+    totals = [callgrind_instructions([__file__, "--child-steps", game, str(envs), str(n)], environ) for n in steps]
     return round((totals[1] - totals[0]) / ((steps[1] - steps[0]) * envs * FRAMESKIP))
 
 
