@@ -1,6 +1,6 @@
 // Players, missiles and the ball: the pixels each covers on a line (one at a time, the
-// definition, and as copies of a pattern, which tia_collisions.h places 64 pixels at a time), and
-// how the registers move them.
+// definition, and as copies of a pattern, which tia_collisions.h places a window of pixels at a
+// time), and how the registers move them.
 #pragma once
 #include "atari/tia_state.h"
 
