@@ -146,41 +146,35 @@ class VecEnv {
         i32* r = rewards.mutable_data();
         u8* te = terminated.mutable_data();
         u8* tr = truncated.mutable_data();
+        make_jobs();
         py::gil_scoped_release release;
-        if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());
         threads_.for_each(n_, [&](i32 i, i32 thread) {
-            StepResult s;
-            restarted_[i] = needs_reset_[i];
-            const i32 frames_before = machines_[i].episode_frame_number;
-            if (split_render_) {   // the GPU's two passes, one env at a time
-                draw_left_behind(i);   // a step run again draws over both buffers as they were
-                ThreadJob& job = jobs_[thread];
-                job.log.events = job.events;   // each log its own run (tia_log.h)
-                job.log.step = 1;
-#ifdef CULE_TRACE   // each pass apart, as the GPU's kernels run them: the state pass, the replay
-                bool traced = (size_t)i < traces_.size();
-                trace::sink = traced ? &traces_[i] : nullptr;
-#endif
-                s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i], job);
-#ifdef CULE_TRACE   // (a step run again drawing is cule_redo's, not the replay's)
-                trace::sink = traced && !job.redo ? &render_traces_[i] : nullptr;
-#endif
-                render_step(job, slot(i), spec_.rom.data(), cfg_);
-#ifdef CULE_TRACE
-                trace::sink = nullptr;
-#endif
-                job.stats.count(job);
-            } else {
-                bool behind = last_frame_only() && last_[i].buffer_behind;
-                s = env_step(slot(i), reset_pool(), spec_.rom.data(), cfg_, a[i],
-                             last_frame_only() ? &last_[i] : nullptr, &short_frames_[i]);
-                if (s.redone) redone_[behind] += 1;
-            }
+            const StepResult s = step_env(i, a[i], thread);
             r[i] = s.reward;
             te[i] = s.terminated;
             tr[i] = s.truncated;
-            end_frames_[i] = needs_reset_[i] ? machines_[i].episode_frame_number - frames_before : 0;
         });
+    }
+
+    // The single env's step (CuleAtariEnv's): env 0's step and its stack advanced in one call, the
+    // results as Python values, (reward, terminated, truncated, lives, frame_number,
+    // episode_frame_number), where step() and advance_stacks() fill arrays for N envs.
+    py::tuple step_one(u32 input, py::array_t<u8, py::array::c_style>& out) {
+        if (n_ != 1) throw std::logic_error("step_one steps a VecEnv of one env, this one has " + std::to_string(n_));
+        u8* stacks = stack_buffer(out);
+        make_jobs();
+        make_scratch();
+        StepResult s;
+        {
+            py::gil_scoped_release release;
+            s = step_env(0, input, 0);
+            const i32 newest = (stacks_.newest + 1) % stacks_.depth;
+            advance_env(0, newest, 0, stacks);
+            stacks_.newest = newest;
+        }
+        const Machine& m = machines_[0];
+        return py::make_tuple(s.reward, (bool)s.terminated, (bool)s.truncated, (i32)m.game.lives, m.frame_number,
+                              m.episode_frame_number);
     }
 
     // How the split passes drew the steps so far: (steps replayed from the log, steps run again
@@ -256,29 +250,12 @@ class VecEnv {
     // game resumed after a lost life, StepConfig.resume_noop_max), or where
     // the step ended the episode AtariVectorEnv's; the stacks into `out`, (N, depth, frame...).
     void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
-        Stacks& s = stacks_;
-        if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
-        check_length(out.size() / ((size_t)s.depth * s.frame_bytes), "observation buffer");
-        u8* o = out.mutable_data();
-        const i32 newest = (s.newest + 1) % s.depth;
+        u8* o = stack_buffer(out);
+        const i32 newest = (stacks_.newest + 1) % stacks_.depth;
         make_scratch();
         py::gil_scoped_release release;
-        threads_.for_each(n_, [&](i32 i, i32 thread) {
-            s.pooled[i] = s.maxpool && !restarted_[i];
-            Newest how = restarted_[i] == NEW_EPISODE ? Newest::RESTART
-                         : at_end(i)                    ? Newest::END
-                                                        : Newest::OBSERVE;
-            // EnvPool's step stops at a game over, capturing only the step's last two frames:
-            // ended on its last frame, the frame pooled; on the next-to-last, that frame alone;
-            // earlier, the newest before again.
-            if (s.envpool_end && needs_reset_[i]) {
-                const i32 k = end_frames_[i], f = cfg_.frameskip;
-                if (k < f) s.pooled[i] = 0;
-                if (k < f - 1) how = Newest::END;
-            }
-            stack_frame(i, newest, how, thread, o + (size_t)i * s.depth * s.frame_bytes);
-        });
-        s.newest = newest;
+        threads_.for_each(n_, [&](i32 i, i32 thread) { advance_env(i, newest, thread, o); });
+        stacks_.newest = newest;
     }
 
     // After a reset: the masked envs' stacks restart, zeros then their current frame; every
@@ -286,11 +263,9 @@ class VecEnv {
     // AtariVectorEnv's end of an episode, kept. The stacks into `out`.
     void restart_stacks(const py::array_t<u8, py::array::c_style>& mask, py::array_t<u8, py::array::c_style>& out) {
         Stacks& s = stacks_;
-        if (!s.frame_bytes) throw std::logic_error("set_stacks comes first");
+        u8* o = stack_buffer(out);
         check_length(mask.size(), "restart mask");
-        check_length(out.size() / ((size_t)s.depth * s.frame_bytes), "observation buffer");
         const u8* m = mask.data();
-        u8* o = out.mutable_data();
         make_scratch();
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) {
@@ -450,6 +425,69 @@ class VecEnv {
     enum class Newest { OBSERVE, RESTART, END, KEEP };
 
     // Whether env i's last step ended its episode, shown as AtariVectorEnv shows it.
+    // Env i's step with `input`, on thread `thread`.
+    StepResult step_env(i32 i, u32 input, i32 thread) {
+        StepResult s;
+        restarted_[i] = needs_reset_[i];
+        const i32 frames_before = machines_[i].episode_frame_number;
+        if (split_render_) {   // the GPU's two passes, one env at a time
+            draw_left_behind(i);   // a step run again draws over both buffers as they were
+            ThreadJob& job = jobs_[thread];
+            job.log.events = job.events;   // each log its own run (tia_log.h)
+            job.log.step = 1;
+#ifdef CULE_TRACE   // each pass apart, as the GPU's kernels run them: the state pass, the replay
+            bool traced = (size_t)i < traces_.size();
+            trace::sink = traced ? &traces_[i] : nullptr;
+#endif
+            s = env_step_logged(slot(i), reset_pool(), spec_.rom.data(), cfg_, input, job);
+#ifdef CULE_TRACE   // (a step run again drawing is cule_redo's, not the replay's)
+            trace::sink = traced && !job.redo ? &render_traces_[i] : nullptr;
+#endif
+            render_step(job, slot(i), spec_.rom.data(), cfg_);
+#ifdef CULE_TRACE
+            trace::sink = nullptr;
+#endif
+            job.stats.count(job);
+        } else {
+            bool behind = last_frame_only() && last_[i].buffer_behind;
+            s = env_step(slot(i), reset_pool(), spec_.rom.data(), cfg_, input,
+                         last_frame_only() ? &last_[i] : nullptr, &short_frames_[i]);
+            if (s.redone) redone_[behind] += 1;
+        }
+        end_frames_[i] = needs_reset_[i] ? machines_[i].episode_frame_number - frames_before : 0;
+        return s;
+    }
+
+    // Env i's newest frame onto its stack as advance_stacks says, the ring's newest slot now
+    // `newest`; the stack into its place in `out`, the stacks of every env.
+    void advance_env(i32 i, i32 newest, i32 thread, u8* out) {
+        Stacks& s = stacks_;
+        s.pooled[i] = s.maxpool && !restarted_[i];
+        Newest how = restarted_[i] == NEW_EPISODE ? Newest::RESTART
+                     : at_end(i)                    ? Newest::END
+                                                    : Newest::OBSERVE;
+        // EnvPool's step stops at a game over, capturing only the step's last two frames:
+        // ended on its last frame, the frame pooled; on the next-to-last, that frame alone;
+        // earlier, the newest before again.
+        if (s.envpool_end && needs_reset_[i]) {
+            const i32 k = end_frames_[i], f = cfg_.frameskip;
+            if (k < f) s.pooled[i] = 0;
+            if (k < f - 1) how = Newest::END;
+        }
+        stack_frame(i, newest, how, thread, out + (size_t)i * s.depth * s.frame_bytes);
+    }
+
+    // `out` checked as the stacks of every env; its bytes.
+    u8* stack_buffer(py::array_t<u8, py::array::c_style>& out) {
+        if (!stacks_.frame_bytes) throw std::logic_error("set_stacks comes first");
+        check_length(out.size() / ((size_t)stacks_.depth * stacks_.frame_bytes), "observation buffer");
+        return out.mutable_data();
+    }
+
+    void make_jobs() {
+        if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());
+    }
+
     bool at_end(i32 i) const { return stacks_.vector_env_end && needs_reset_[i]; }
 
     void make_scratch() {

@@ -105,29 +105,38 @@ class CuleAtariEnv(gymnasium.Env):
         return self._observation(obs), info
 
     def step(self, action):
+        if (type(action) is int or isinstance(action, np.integer)) and 0 <= action < len(self._action_set) \
+                and self._env._steps_one:   # the common case, lean: no arrays in, no tensors out
+            return self._play(lambda: self._lean_step(action))
         if self.continuous and np.shape(action) != (3,):
             raise ValueError(f"a continuous action is (radius, angle, fire), got shape {np.shape(action)}")
         actions = np.asarray(action)[None] if self.continuous else np.asarray([action])
-        return self._play(lambda: self._env.step(actions))
+        return self._play(lambda: _one_step(self._env.step(actions)))
+
+    def _lean_step(self, action: int) -> tuple:
+        stack, reward, terminated, truncated, lives, frame, episode_frame = self._env._step_one(action)
+        return stack[None], reward, terminated, truncated, \
+            {"lives": lives, "episode_frame_number": episode_frame, "frame_number": frame}
 
     def _play(self, one_step):
-        """A step of `one_step()`s, the env underneath's steps: the frameskip's, or a stochastic
-        one drawn here; those after an episode's end play nothing, as in ALE."""
+        """A step of `one_step()`s, the env underneath's steps (as _one_step gives them): the
+        frameskip's, or a stochastic one drawn here; those after an episode's end play nothing,
+        as in ALE."""
         steps = 1 if isinstance(self._frameskip, int) else int(self.np_random.integers(*self._frameskip))
         total = 0.0
         for _ in range(steps):
             obs, reward, terminated, truncated, info = one_step()
-            total += float(reward[0])
-            self._over = (bool(terminated[0]), bool(truncated[0]))
+            total += reward
+            self._over = (terminated, truncated)
             steps -= 1
-            if any(self._over):
+            if terminated or truncated:
                 break
         if self.sound_obs:
             state = self._env.get_states()[0].numpy()
             # The frames ALE plays after an episode's end emulate nothing but still run the sound.
             self._sound_from = _core.sound_frames(state, steps) if steps else None
             self._sound = _core.sound_samples(self._sound_state(state)[None])[0]
-        return self._observation(obs), total, *self._over, _one(info)
+        return self._observation(obs), total, *self._over, info
 
     def _observation(self, obs) -> np.ndarray | dict[str, np.ndarray]:
         return {"image": obs[0, 0], "sound": self._sound.copy()} if self.sound_obs else obs[0, 0]
@@ -203,6 +212,12 @@ def _one(info: dict) -> dict[str, int]:
     return {k: int(info[k][0]) for k in ("lives", "episode_frame_number", "frame_number")}
 
 
+def _one_step(step: tuple) -> tuple:
+    """A one-env CuleEnv's step() as AtariEnv's: (stacks, reward as a float, flags as bools, its info)."""
+    obs, reward, terminated, truncated, info = step
+    return obs, float(reward[0]), bool(terminated[0]), bool(truncated[0]), _one(info)
+
+
 class CuleState:
     """What `ale.cloneState()` gives, as ale-py's ALEState: serialize() gives its bytes, and
     CuleState(bytes) makes it again; equal states have equal bytes; it pickles."""
@@ -228,8 +243,6 @@ class CuleALE:
     def __init__(self, env: CuleAtariEnv):
         self._atari = env
         self._env = env._env
-        pal = env.game.pal
-        self._rgb, self._grey = _core.palette_rgb(pal), _core.palette_grey(pal)
 
     def lives(self) -> int:
         return int(self._env._info()["lives"][0])
@@ -254,10 +267,19 @@ class CuleALE:
         return _into(buffer, self._env.get_screens()[0].numpy())
 
     def getScreenRGB(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
-        return _into(buffer, self._rgb[self._env.get_screens()[0].numpy()])
+        return self._frame(False, buffer)
 
     def getScreenGrayscale(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
-        return _into(buffer, self._grey[self._env.get_screens()[0].numpy()])
+        return self._frame(True, buffer)
+
+    def _frame(self, grey: bool, buffer: np.ndarray | None) -> np.ndarray | None:
+        shape = (self._atari.game.screen_height, _core.SCREEN_WIDTH) + (() if grey else (3,))
+        # Into the caller's buffer itself where the engine can write it (AtariPreprocessing's).
+        if (isinstance(buffer, np.ndarray) and buffer.shape == shape and buffer.dtype == np.uint8
+                and buffer.flags.c_contiguous and buffer.flags.writeable and self._env.backend == "cpu"):
+            self._env._frames(grey, buffer[None])
+            return None
+        return _into(buffer, self._env._frames(grey)[0].cpu().numpy())
 
     def getAudio(self, buffer: np.ndarray | None = None) -> np.ndarray | None:
         """The samples of the last frame played (zeros without sound_obs, or before a step)."""
@@ -310,7 +332,7 @@ class CuleALE:
         if not np.isfinite(paddle_strength):
             raise AtariEnvError(f"paddle_strength must be finite, got {paddle_strength}")
         inputs = step_inputs([int(action)], [paddle_strength]).to(self._env.device)
-        return int(self._atari._play(lambda: self._env._step_inputs(inputs))[1])
+        return int(self._atari._play(lambda: _one_step(self._env._step_inputs(inputs)))[1])
 
 
 def _into(buffer: np.ndarray | None, value: np.ndarray) -> np.ndarray | None:

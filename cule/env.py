@@ -478,6 +478,22 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """step() of checked inputs (step_inputs, on the env's device): ALEInterface.act's."""
         return self._step(inputs)
 
+    @_one_thread_at_a_time
+    @_after_reset
+    def _step_one(self, action: int) -> tuple:
+        """step() of a one-env CuleEnv where `_steps_one` holds (CuleAtariEnv's): action index
+        `action`, checked by the caller; the engine's step and observation in one call (so no
+        signal lands between them), no tensors made: (observation stack, reward, terminated,
+        truncated, lives, frame_number, episode_frame_number), numpy and Python values."""
+        return self._backend.step_one(int(self._action_table[action]))
+
+    @property
+    def _steps_one(self) -> bool:
+        """Whether _step_one gives what step() would: one env, the CPU backend, discrete actions,
+        NextStep, rewards unclipped, no phase timer."""
+        return (self.num_envs == 1 and self.backend == "cpu" and not self.continuous and not self.reward_clipping
+                and self.autoreset_mode == AutoresetMode.NEXT_STEP and self.phase_timer is None)
+
     def _step(self, inputs: torch.Tensor):
         with self._phase("emulation"):
             rewards, terminated, truncated = self._backend.step(inputs, self._action_error)
@@ -503,11 +519,20 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """The current RGB frames of `env_ids` (default: all), each (height, 160, 3) on the host,
         as a tuple (gymnasium's VectorEnv.render; np.stack makes them one array); height is the
         game's (game.screen_height: 210 for most, 250 on PAL consoles)."""
-        no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
-        frames = self._backend.observe(False, no_pool, self.game.screen_height, SCREEN_WIDTH)
+        frames = self._frames(grey=False)
         if env_ids is not None:
             frames = frames[torch.from_numpy(self._env_ids(env_ids)).to(self.device)]
         return tuple(frames.cpu().numpy())
+
+    @_one_thread_at_a_time
+    @_after_reset
+    def _frames(self, grey: bool, out: np.ndarray | None = None) -> torch.Tensor | None:
+        """The current frames, (N, height, 160, 3) RGB or (N, height, 160) grey, on the env's
+        device; on the CPU backend, into `out` where given (C-contiguous uint8 of that shape)."""
+        no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
+        if out is not None:
+            return self._backend.observe_into(out, grey, no_pool)
+        return self._backend.observe(grey, no_pool, self.game.screen_height, SCREEN_WIDTH)
 
     @_one_thread_at_a_time
     @_after_reset

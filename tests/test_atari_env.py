@@ -40,6 +40,23 @@ def test_steps_as_ale_pys_atari_env(obs_type):
     assert ends >= 5
 
 
+def test_the_lean_step_of_int_actions_is_the_general_steps():
+    # An int action takes the lean path (one engine call, no tensors); a 0-d array the general
+    # one (CuleEnv.step): the same episodes, through ends and next-step resets.
+    lean, general = (gymnasium.make("cule/Breakout-v5").unwrapped for _ in range(2))
+    assert np.array_equal(lean.reset(seed=5)[0], general.reset(seed=5)[0])
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(1200):
+        action = int(rng.integers(0, lean.action_space.n))
+        a, b = lean.step(np.int64(action) if action % 2 else action), general.step(np.array(action))
+        assert np.array_equal(a[0], b[0]) and a[1:] == b[1:] and type(a[1]) is float
+        ends += a[2] or a[3]
+    assert ends >= 1
+    with pytest.raises(ValueError, match="action"):
+        lean.step(lean.action_space.n)   # out of range: the general path's error
+
+
 def test_passes_gymnasiums_env_checker():
     env = gymnasium.make("cule/Pong-v5", render_mode="rgb_array").unwrapped
     check_env(env, skip_render_check=False)

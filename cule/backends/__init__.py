@@ -27,6 +27,11 @@ the StepSettings and the ObservationSettings, then what runs them:
     episode_state()               each env's game_over (bool) and episode_steps (int32: the frames
                                   its frame cap has counted)
     ram(), screens(), info(), get_states(), set_states(states, ids), set_ram(ram, ids)
+    the CPU backend's alone, for the single env (CuleAtariEnv) without tensors:
+      step_one(input)             step() and advance_stacks() of its one env in one engine call ->
+                                  (stack, reward, terminated, truncated, lives, frame_number,
+                                  episode_frame_number), numpy and Python values
+      observe_into(out, grey, pooled)  observe() into a numpy array
     device, asynchronous          where the tensors live; whether the host never waits for a step
                                   (then CuleEnv checks device actions and resets ended episodes
                                   on the device, reading the results back later)

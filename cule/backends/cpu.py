@@ -62,6 +62,12 @@ class CpuBackend:
             self._vec.step(inputs.numpy().view(np.uint32), rewards, terminated, truncated)
         return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
 
+    def step_one(self, input_word: int) -> tuple:
+        """step() and advance_stacks() of a one-env backend in one engine call, no tensors made:
+        (its stack, reward, terminated, truncated, lives, frame_number, episode_frame_number)."""
+        out = np.empty(self._stack_shape[1:], dtype=np.uint8)
+        return (out, *self._vec.step_one(input_word, out))
+
     def advance_stacks(self) -> torch.Tensor:
         out = np.empty(self._stack_shape, dtype=np.uint8)
         self._vec.advance_stacks(out)
@@ -74,8 +80,13 @@ class CpuBackend:
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = np.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=np.uint8)
-        self._vec.observe(out, grey, _bytes(pooled), height, width)
-        return torch.from_numpy(out)
+        return torch.from_numpy(self.observe_into(out, grey, pooled))
+
+    def observe_into(self, out: np.ndarray, grey: bool, pooled: torch.Tensor) -> np.ndarray:
+        """observe() into `out`, C-contiguous uint8 (N, height, width[, 3]) (ALE's getScreenRGB
+        into a buffer); `out`."""
+        self._vec.observe(out, grey, _bytes(pooled), out.shape[1], out.shape[2])
+        return out
 
     def pending_resets(self) -> torch.Tensor:
         out = np.zeros(self.num_envs, dtype=np.uint8)
