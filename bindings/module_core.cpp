@@ -136,6 +136,7 @@ PYBIND11_MODULE(_core, m) {
         .def("set_rngs", &VecEnv::set_rngs)
         .def("reset", &VecEnv::reset)
         .def("step", &VecEnv::step)
+        .def("step_and_stack", &VecEnv::step_and_stack)
         .def("step_one", &VecEnv::step_one, py::arg("input"), py::arg("out"))
         .def("screens", &VecEnv::screens)
         .def("observe", &VecEnv::observe)

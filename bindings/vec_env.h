@@ -156,6 +156,34 @@ class VecEnv {
         });
     }
 
+    // step() and advance_stacks() in one task per env: its frames are observed while they are in
+    // its core's caches, and the step waits for the pool's threads once, not twice.
+    void step_and_stack(const py::array_t<u32, py::array::c_style>& inputs,
+                        py::array_t<i32, py::array::c_style>& rewards, py::array_t<u8, py::array::c_style>& terminated,
+                        py::array_t<u8, py::array::c_style>& truncated, py::array_t<u8, py::array::c_style>& out) {
+        check_length(inputs.size(), "inputs");
+        check_length(rewards.size(), "rewards");
+        check_length(terminated.size(), "terminated");
+        check_length(truncated.size(), "truncated");
+        u8* stacks = stack_buffer(out);
+        const u32* a = inputs.data();
+        i32* r = rewards.mutable_data();
+        u8* te = terminated.mutable_data();
+        u8* tr = truncated.mutable_data();
+        const i32 newest = (stacks_.newest + 1) % stacks_.depth;
+        make_jobs();
+        make_scratch();
+        py::gil_scoped_release release;
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
+            const StepResult s = step_env(i, a[i], thread);
+            r[i] = s.reward;
+            te[i] = s.terminated;
+            tr[i] = s.truncated;
+            advance_env(i, newest, thread, stacks);
+        });
+        stacks_.newest = newest;
+    }
+
     // The single env's step (CuleAtariEnv's): env 0's step and its stack advanced in one call, the
     // results as Python values, (reward, terminated, truncated, lives, frame_number,
     // episode_frame_number), where step() and advance_stacks() fill arrays for N envs.

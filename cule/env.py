@@ -495,10 +495,13 @@ class CuleEnv(gymnasium.vector.VectorEnv):
                 and self.autoreset_mode == AutoresetMode.NEXT_STEP and self.phase_timer is None)
 
     def _step(self, inputs: torch.Tensor):
-        with self._phase("emulation"):
-            rewards, terminated, truncated = self._backend.step(inputs, self._action_error)
-        with self._phase("rendering"):
-            observation = self._backend.advance_stacks()
+        if self.phase_timer is None:
+            rewards, terminated, truncated, observation = self._backend.step_and_stack(inputs, self._action_error)
+        else:   # timed apart
+            with self._phase("emulation"):
+                rewards, terminated, truncated = self._backend.step(inputs, self._action_error)
+            with self._phase("rendering"):
+                observation = self._backend.advance_stacks()
         if self.reward_clipping:
             rewards.clamp_(-1, 1)   # a fresh tensor: ours to change
         info = self._info()

@@ -250,6 +250,28 @@ def test_set_reset_states_restarts_episodes_from_captured_states():
         env.set_reset_states(np.zeros((1, 10), dtype=np.uint8))
 
 
+@pytest.mark.parametrize("settings", [dict(), dict(grayscale=True, img_height=84, img_width=84, stack_num=4, maxpool=True,
+                                                   repeat_action_probability=0.25, noop_max=30)])
+def test_steps_timed_apart_are_the_steps_in_one_task(settings):
+    # Without a phase timer the CPU backend steps each env and advances its stack in one task;
+    # with one, in two passes: the same episodes, through ends (truncations at 600 frames).
+    from cule.profiling import PhaseTimer
+    one_task, apart = (CuleEnv("breakout", num_envs=6, num_threads=2, frameskip=4, max_num_frames_per_episode=600,
+                               **settings) for _ in range(2))
+    apart.phase_timer = PhaseTimer(apart.device)
+    for env in (one_task, apart):
+        env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    ends = 0
+    for _ in range(400):
+        actions = torch.from_numpy(rng.integers(0, one_task.single_action_space.n, 6))
+        a, b = one_task.step(actions), apart.step(actions)
+        for x, y in zip(a[:4], b[:4]):
+            assert torch.equal(x, y)
+        ends += int((a[2] | a[3]).sum())
+    assert ends >= 6
+
+
 def test_phase_timer_times_the_env_and_the_caller():
     from cule.profiling import PhaseTimer
     env = CuleEnv("pong", num_envs=2, frameskip=4)

@@ -19,6 +19,8 @@ the StepSettings and the ObservationSettings, then what runs them:
                                   where its game resumed after a lost life), AtariVectorEnv's (or
                                   EnvPool's) where the step ended the episode (unless
                                   show_end_frame); the stacks (N, stack_num, ...)
+    step_and_stack(inputs, skip)  step() then advance_stacks(): (rewards, terminated, truncated,
+                                  stacks); the CPU backend's in one task per env
     restart_stacks(mask)          after a reset: the masked envs' stacks restart, the others'
                                   newest observation is taken again (kept where an episode ended);
                                   the stacks

@@ -62,6 +62,17 @@ class CpuBackend:
             self._vec.step(inputs.numpy().view(np.uint32), rewards, terminated, truncated)
         return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
 
+    def step_and_stack(self, inputs: torch.Tensor, skip: torch.Tensor):
+        if skip.item():
+            return (*self.step(inputs, skip), self.advance_stacks())
+        n = self.num_envs
+        rewards = np.zeros(n, dtype=np.int32)
+        terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+        out = np.empty(self._stack_shape, dtype=np.uint8)
+        self._vec.step_and_stack(inputs.numpy().view(np.uint32), rewards, terminated, truncated, out)
+        return (torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)),
+                torch.from_numpy(truncated.view(bool)), torch.from_numpy(out))
+
     def step_one(self, input_word: int) -> tuple:
         """step() and advance_stacks() of a one-env backend in one engine call, no tensors made:
         (its stack, reward, terminated, truncated, lives, frame_number, episode_frame_number)."""

@@ -324,6 +324,9 @@ class CudaBackend:
                      needs_reset=self._needs_reset, rom=self._rom, config=self._config)
         return rewards, terminated, truncated
 
+    def step_and_stack(self, inputs: torch.Tensor, skip: torch.Tensor):
+        return (*self.step(inputs, skip), self.advance_stacks())
+
     def advance_stacks(self) -> torch.Tensor:
         self._pooled = ~self._restarted if self._observations.maxpool else torch.zeros_like(self._restarted)
         # An env whose step ended its episode is waiting for its reset (a reset step is not).
