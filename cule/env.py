@@ -532,9 +532,9 @@ class CuleEnv(gymnasium.vector.VectorEnv):
     def _frames(self, grey: bool, out: np.ndarray | None = None) -> torch.Tensor | None:
         """The current frames, (N, height, 160, 3) RGB or (N, height, 160) grey, on the env's
         device; on the CPU backend, into `out` where given (C-contiguous uint8 of that shape)."""
-        no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
         if out is not None:
-            return self._backend.observe_into(out, grey, no_pool)
+            return self._backend.observe_into(out, grey)
+        no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)
         return self._backend.observe(grey, no_pool, self.game.screen_height, SCREEN_WIDTH)
 
     @_one_thread_at_a_time

@@ -33,7 +33,7 @@ the StepSettings and the ObservationSettings, then what runs them:
       step_one(input)             step() and advance_stacks() of its one env in one engine call ->
                                   (stack, reward, terminated, truncated, lives, frame_number,
                                   episode_frame_number), numpy and Python values
-      observe_into(out, grey, pooled)  observe() into a numpy array
+      observe_into(out, grey[, pooled])  observe() into a numpy array, pooled a uint8 mask
     device, asynchronous          where the tensors live; whether the host never waits for a step
                                   (then CuleEnv checks device actions and resets ended episodes
                                   on the device, reading the results back later)

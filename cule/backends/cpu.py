@@ -27,6 +27,7 @@ class CpuBackend:
         self._vec.set_stacks(o.ram, o.grey, o.height, o.width, o.stack_num, o.maxpool, o.vector_env_end,
                              o.envpool_end, o.envpool)
         self._stack_shape = (self.num_envs, o.stack_num, *o.frame_shape)
+        self._none_pooled = np.zeros(self.num_envs, dtype=np.uint8)
         # Without max-pooling a step need only draw its last frame (the one before is drawn when
         # something needs it: kernels/env/env.h, LastStep).
         self._vec.last_frame_only = not o.maxpool
@@ -91,12 +92,12 @@ class CpuBackend:
 
     def observe(self, grey: bool, pooled: torch.Tensor, height: int, width: int) -> torch.Tensor:
         out = np.empty((self.num_envs, height, width) + (() if grey else (3,)), dtype=np.uint8)
-        return torch.from_numpy(self.observe_into(out, grey, pooled))
+        return torch.from_numpy(self.observe_into(out, grey, _bytes(pooled)))
 
-    def observe_into(self, out: np.ndarray, grey: bool, pooled: torch.Tensor) -> np.ndarray:
+    def observe_into(self, out: np.ndarray, grey: bool, pooled: np.ndarray | None = None) -> np.ndarray:
         """observe() into `out`, C-contiguous uint8 (N, height, width[, 3]) (ALE's getScreenRGB
-        into a buffer); `out`."""
-        self._vec.observe(out, grey, _bytes(pooled), out.shape[1], out.shape[2])
+        into a buffer), `pooled` a uint8 mask (default: none pooled); `out`."""
+        self._vec.observe(out, grey, self._none_pooled if pooled is None else pooled, out.shape[1], out.shape[2])
         return out
 
     def pending_resets(self) -> torch.Tensor:
