@@ -452,7 +452,6 @@ class VecEnv {
     // stack restarts, zeros before it), AtariVectorEnv's at the end of an episode, or as it is.
     enum class Newest { OBSERVE, RESTART, END, KEEP };
 
-    // Whether env i's last step ended its episode, shown as AtariVectorEnv shows it.
     // Env i's step with `input`, on thread `thread`.
     StepResult step_env(i32 i, u32 input, i32 thread) {
         StepResult s;
@@ -516,6 +515,7 @@ class VecEnv {
         if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());
     }
 
+    // Whether env i's last step ended its episode, shown as AtariVectorEnv shows it.
     bool at_end(i32 i) const { return stacks_.vector_env_end && needs_reset_[i]; }
 
     void make_scratch() {
