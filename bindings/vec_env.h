@@ -138,22 +138,7 @@ class VecEnv {
     // and paddle strength).
     void step(const py::array_t<u32, py::array::c_style>& inputs, py::array_t<i32, py::array::c_style>& rewards,
               py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated) {
-        check_length(inputs.size(), "inputs");
-        check_length(rewards.size(), "rewards");
-        check_length(terminated.size(), "terminated");
-        check_length(truncated.size(), "truncated");
-        const u32* a = inputs.data();
-        i32* r = rewards.mutable_data();
-        u8* te = terminated.mutable_data();
-        u8* tr = truncated.mutable_data();
-        make_jobs();
-        py::gil_scoped_release release;
-        threads_.for_each(n_, [&](i32 i, i32 thread) {
-            const StepResult s = step_env(i, a[i], thread);
-            r[i] = s.reward;
-            te[i] = s.terminated;
-            tr[i] = s.truncated;
-        });
+        step_envs(inputs, rewards, terminated, truncated, nullptr);
     }
 
     // step() and advance_stacks() in one task per env: its frames are observed while they are in
@@ -161,27 +146,7 @@ class VecEnv {
     void step_and_stack(const py::array_t<u32, py::array::c_style>& inputs,
                         py::array_t<i32, py::array::c_style>& rewards, py::array_t<u8, py::array::c_style>& terminated,
                         py::array_t<u8, py::array::c_style>& truncated, py::array_t<u8, py::array::c_style>& out) {
-        check_length(inputs.size(), "inputs");
-        check_length(rewards.size(), "rewards");
-        check_length(terminated.size(), "terminated");
-        check_length(truncated.size(), "truncated");
-        u8* stacks = stack_buffer(out);
-        const u32* a = inputs.data();
-        i32* r = rewards.mutable_data();
-        u8* te = terminated.mutable_data();
-        u8* tr = truncated.mutable_data();
-        const i32 newest = (stacks_.newest + 1) % stacks_.depth;
-        make_jobs();
-        make_scratch();
-        py::gil_scoped_release release;
-        threads_.for_each(n_, [&](i32 i, i32 thread) {
-            const StepResult s = step_env(i, a[i], thread);
-            r[i] = s.reward;
-            te[i] = s.terminated;
-            tr[i] = s.truncated;
-            advance_env(i, newest, thread, stacks);
-        });
-        stacks_.newest = newest;
+        step_envs(inputs, rewards, terminated, truncated, stack_buffer(out));
     }
 
     // The single env's step (CuleAtariEnv's): env 0's step and its stack advanced in one call, the
@@ -196,7 +161,7 @@ class VecEnv {
         {
             py::gil_scoped_release release;
             s = step_env(0, input, 0);
-            const i32 newest = (stacks_.newest + 1) % stacks_.depth;
+            const i32 newest = next_newest();
             advance_env(0, newest, 0, stacks);
             stacks_.newest = newest;
         }
@@ -279,7 +244,7 @@ class VecEnv {
     // the step ended the episode AtariVectorEnv's; the stacks into `out`, (N, depth, frame...).
     void advance_stacks(py::array_t<u8, py::array::c_style>& out) {
         u8* o = stack_buffer(out);
-        const i32 newest = (stacks_.newest + 1) % stacks_.depth;
+        const i32 newest = next_newest();
         make_scratch();
         py::gil_scoped_release release;
         threads_.for_each(n_, [&](i32 i, i32 thread) { advance_env(i, newest, thread, o); });
@@ -452,6 +417,33 @@ class VecEnv {
     // stack restarts, zeros before it), AtariVectorEnv's at the end of an episode, or as it is.
     enum class Newest { OBSERVE, RESTART, END, KEEP };
 
+    // step() of every env, each env's stack advanced in the same task where `stacks` (the
+    // stacks' bytes, stack_buffer) is given.
+    void step_envs(const py::array_t<u32, py::array::c_style>& inputs, py::array_t<i32, py::array::c_style>& rewards,
+                   py::array_t<u8, py::array::c_style>& terminated, py::array_t<u8, py::array::c_style>& truncated,
+                   u8* stacks) {
+        check_length(inputs.size(), "inputs");
+        check_length(rewards.size(), "rewards");
+        check_length(terminated.size(), "terminated");
+        check_length(truncated.size(), "truncated");
+        const u32* a = inputs.data();
+        i32* r = rewards.mutable_data();
+        u8* te = terminated.mutable_data();
+        u8* tr = truncated.mutable_data();
+        const i32 newest = stacks ? next_newest() : 0;
+        make_jobs();
+        if (stacks) make_scratch();
+        py::gil_scoped_release release;
+        threads_.for_each(n_, [&](i32 i, i32 thread) {
+            const StepResult s = step_env(i, a[i], thread);
+            r[i] = s.reward;
+            te[i] = s.terminated;
+            tr[i] = s.truncated;
+            if (stacks) advance_env(i, newest, thread, stacks);
+        });
+        if (stacks) stacks_.newest = newest;
+    }
+
     // Env i's step with `input`, on thread `thread`.
     StepResult step_env(i32 i, u32 input, i32 thread) {
         StepResult s;
@@ -510,6 +502,9 @@ class VecEnv {
         check_length(out.size() / ((size_t)stacks_.depth * stacks_.frame_bytes), "observation buffer");
         return out.mutable_data();
     }
+
+    // The ring slot an advance of the stacks makes the newest.
+    i32 next_newest() const { return (stacks_.newest + 1) % stacks_.depth; }
 
     void make_jobs() {
         if (split_render_ && jobs_.size() < (size_t)threads_.size()) jobs_.resize(threads_.size());

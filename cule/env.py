@@ -529,9 +529,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
 
     @_one_thread_at_a_time
     @_after_reset
-    def _frames(self, grey: bool, out: np.ndarray | None = None) -> torch.Tensor | None:
+    def _frames(self, grey: bool, out: np.ndarray | None = None) -> torch.Tensor | np.ndarray:
         """The current frames, (N, height, 160, 3) RGB or (N, height, 160) grey, on the env's
-        device; on the CPU backend, into `out` where given (C-contiguous uint8 of that shape)."""
+        device; on the CPU backend, into `out` where given (C-contiguous uint8 of that shape),
+        which it then gives."""
         if out is not None:
             return self._backend.observe_into(out, grey)
         no_pool = torch.zeros(self.num_envs, dtype=torch.bool, device=self.device)

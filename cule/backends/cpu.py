@@ -56,23 +56,17 @@ class CpuBackend:
         self._vec.reset(_bytes(mask), same_console)
 
     def step(self, inputs: torch.Tensor, skip: torch.Tensor):
-        n = self.num_envs
-        rewards = np.zeros(n, dtype=np.int32)
-        terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+        flags = _step_flags(self.num_envs)
         if not skip.item():
-            self._vec.step(inputs.numpy().view(np.uint32), rewards, terminated, truncated)
-        return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
+            self._vec.step(inputs.numpy().view(np.uint32), *flags)
+        return _flag_tensors(flags)
 
     def step_and_stack(self, inputs: torch.Tensor, skip: torch.Tensor):
         if skip.item():
             return (*self.step(inputs, skip), self.advance_stacks())
-        n = self.num_envs
-        rewards = np.zeros(n, dtype=np.int32)
-        terminated, truncated = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
-        out = np.empty(self._stack_shape, dtype=np.uint8)
-        self._vec.step_and_stack(inputs.numpy().view(np.uint32), rewards, terminated, truncated, out)
-        return (torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)),
-                torch.from_numpy(truncated.view(bool)), torch.from_numpy(out))
+        flags, out = _step_flags(self.num_envs), np.empty(self._stack_shape, dtype=np.uint8)
+        self._vec.step_and_stack(inputs.numpy().view(np.uint32), *flags, out)
+        return (*_flag_tensors(flags), torch.from_numpy(out))
 
     def step_one(self, input_word: int) -> tuple:
         """step() and advance_stacks() of a one-env backend in one engine call, no tensors made:
@@ -137,6 +131,16 @@ class CpuBackend:
 
     def set_ram(self, ram: torch.Tensor, env_ids: np.ndarray) -> None:
         self._vec.set_ram(np.ascontiguousarray(ram.numpy()), env_ids)
+
+
+def _step_flags(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Arrays for a step's rewards, terminated and truncated flags (as uint8), zeros."""
+    return np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+
+
+def _flag_tensors(flags: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[torch.Tensor, ...]:
+    rewards, terminated, truncated = flags
+    return torch.from_numpy(rewards), torch.from_numpy(terminated.view(bool)), torch.from_numpy(truncated.view(bool))
 
 
 def _bytes(mask: torch.Tensor) -> np.ndarray:
