@@ -22,11 +22,12 @@
 
 namespace cule::bindings {
 
-// Source rows are summed along x SHRINK_ROWS at a time, one per vector lane: their pixels lie
-// column-major (pixel x of row r at x * SHRINK_ROWS + r), so a tap of every row is one vector
-// load and one multiply by the column's weight. Each lane still adds its row's products in
-// area_pixel's order, and vector float operations round as scalar ones do.
-enum : i32 { SHRINK_ROWS = 4 };
+// Source rows are summed along x a block of rows at a time, one per vector lane: their pixels lie
+// column-major (pixel x of row r at x * rows + r), so a tap of every row is one vector load and
+// one multiply by the column's weight. Each lane still adds its row's products in area_pixel's
+// order, and vector float operations round as scalar ones do. SSE's blocks are 4 rows, AVX2's 8
+// (v5 Pong, callgrind: the row sums 13K host instructions an emulated frame, where 4 rows took 27K).
+enum : i32 { SHRINK_ROWS = 4, SHRINK_ROWS_AVX2 = 8 };
 
 // An AreaAxis's weights laid out for whole rows. A column's weights fall on consecutive source
 // pixels from `start`; every column takes `taps` of them, tap by tap, those past its own with
@@ -90,12 +91,78 @@ void row_sums(const float* __restrict values, const RowWeights& xs, float* __res
     }
 }
 
-inline void row_sums(const float* values, const RowWeights& xs, float* sums, size_t stride) {
-    switch (xs.taps) {   // 3 for 160 to 84 columns
-        case 2: return row_sums<2>(values, xs, sums, stride);
-        case 3: return row_sums<3>(values, xs, sums, stride);
-        case 4: return row_sums<4>(values, xs, sums, stride);
-        default: return row_sums<0>(values, xs, sums, stride);
+#if defined(__x86_64__)
+// Eight vectors transposed: lane j of r[i] becomes lane i of r[j].
+__attribute__((target("avx2"))) inline void transpose8(__m256* r) {
+    __m256 t[8], u[8];
+    for (i32 i = 0; i < 4; ++i) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (i32 i = 0; i < 2; ++i)
+        for (i32 h = 0; h < 2; ++h) {
+            u[4 * i + 2 * h] = _mm256_shuffle_ps(t[4 * i + h], t[4 * i + h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+            u[4 * i + 2 * h + 1] = _mm256_shuffle_ps(t[4 * i + h], t[4 * i + h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        }
+    for (i32 i = 0; i < 4; ++i) {
+        r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+        r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+    }
+}
+
+// A column's sums of every row of a block: `v` its first tap's pixels, `alpha` its first weight
+// (the next tap's `width` on).
+__attribute__((target("avx2"), always_inline)) inline __m256 column_sums_avx2(const float* v, const float* alpha,
+                                                                              i32 width, i32 taps) {
+    __m256 sum = _mm256_setzero_ps();
+    for (i32 k = 0; k < taps; ++k)
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_loadu_ps(v + k * SHRINK_ROWS_AVX2), _mm256_broadcast_ss(alpha + k * width)));
+    return sum;
+}
+
+// row_sums with AVX2: SHRINK_ROWS_AVX2 rows, a tap of each a load, its weight a broadcast.
+template <i32 TAPS>
+__attribute__((target("avx2"))) void row_sums_avx2(const float* __restrict values, const RowWeights& xs,
+                                                   float* __restrict sums, size_t stride) {
+    constexpr i32 R = SHRINK_ROWS_AVX2;
+    const i32 width = xs.width, taps = TAPS ? TAPS : xs.taps;
+    const float* __restrict alpha = xs.alpha.data();
+    i32 t = 0;
+    for (; t + 8 <= width; t += 8) {   // eight columns, turned into eight rows of eight sums
+        __m256 sum[8];
+        for (i32 j = 0; j < 8; ++j) sum[j] = column_sums_avx2(values + xs.start[t + j] * R, alpha + t + j, width, taps);
+        transpose8(sum);
+        for (i32 r = 0; r < R; ++r) _mm256_storeu_ps(sums + r * stride + t, sum[r]);
+    }
+    for (; t < width; ++t) {
+        float rows[R];
+        _mm256_storeu_ps(rows, column_sums_avx2(values + xs.start[t] * R, alpha + t, width, taps));
+        for (i32 r = 0; r < R; ++r) sums[r * stride + t] = rows[r];
+    }
+}
+#endif
+
+// The row sums of a block of ROWS rows: SHRINK_ROWS, or SHRINK_ROWS_AVX2 in AVX2's build.
+template <i32 ROWS>
+void block_row_sums(const float* values, const RowWeights& xs, float* sums, size_t stride) {
+#if defined(__x86_64__)
+    if constexpr (ROWS == SHRINK_ROWS_AVX2) {
+        switch (xs.taps) {
+            case 2: return row_sums_avx2<2>(values, xs, sums, stride);
+            case 3: return row_sums_avx2<3>(values, xs, sums, stride);
+            case 4: return row_sums_avx2<4>(values, xs, sums, stride);
+            default: return row_sums_avx2<0>(values, xs, sums, stride);
+        }
+    } else
+#endif
+    {
+        static_assert(ROWS == SHRINK_ROWS, "blocks of SSE's rows or AVX2's");
+        switch (xs.taps) {   // 3 for 160 to 84 columns
+            case 2: return row_sums<2>(values, xs, sums, stride);
+            case 3: return row_sums<3>(values, xs, sums, stride);
+            case 4: return row_sums<4>(values, xs, sums, stride);
+            default: return row_sums<0>(values, xs, sums, stride);
+        }
     }
 }
 
@@ -159,34 +226,46 @@ inline bool use_avx2() {
 #endif
 }
 
-// The look-ups of SHRINK_ROWS rows' pixel pairs (`pairs`: row r's from r x SCREEN_WIDTH) into
-// `lanes`, column-major (see SHRINK_ROWS), one at a time; with AVX2 eight a gather, four rows' put
-// side by side in each column's word (v5 Pong, callgrind: 34K host instructions an emulated frame
-// one at a time, 8K with the gathers).
+// The look-ups of a block's pixel pairs (`pairs`: row r's from r x SCREEN_WIDTH) into `lanes`,
+// column-major (see SHRINK_ROWS): SHRINK_ROWS rows one at a time; with AVX2 SHRINK_ROWS_AVX2 rows
+// eight a gather, four rows' put side by side in each of two words a column (v5 Pong, callgrind:
+// 34K host instructions an emulated frame one at a time, 8K with the gathers).
 inline void brighter_grey_lanes_plain(const u16* pairs, const u8* table, u8* lanes) {
     for (i32 x = 0; x < SCREEN_WIDTH; ++x)
         for (i32 r = 0; r < SHRINK_ROWS; ++r) lanes[x * SHRINK_ROWS + r] = table[pairs[r * SCREEN_WIDTH + x]];
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) inline void brighter_grey_lanes_avx2(const u16* pairs, const u8* table, u8* lanes) {
-    static_assert(SHRINK_ROWS == 4 && SCREEN_WIDTH % 8 == 0, "four rows' bytes in a column's word; 8 columns a gather");
+// With `held`, the block's first `rows` rows also row by row there (shrink_frame's `held`), as they
+// are looked up (v5 Pong, callgrind: 6K host instructions an emulated frame fewer than from the lanes).
+__attribute__((target("avx2"))) inline void brighter_grey_lanes_avx2(const u16* pairs, const u8* table, u8* lanes,
+                                                                     u8* held, i32 rows) {
+    static_assert(SHRINK_ROWS_AVX2 == 8 && SCREEN_WIDTH % 8 == 0, "a column's rows in two words; 8 columns a gather");
     const __m256i low = _mm256_set1_epi32(0xFF);
+    // byte 0 of each word to the first 4 bytes of its half, then both halves' to the first 8
+    const __m256i first_bytes = _mm256_set1_epi32(0x0C080400), halves = _mm256_set_epi32(0, 0, 0, 0, 0, 0, 4, 0);
     for (i32 x = 0; x < SCREEN_WIDTH; x += 8) {
-        __m256i word = _mm256_setzero_si256();
-        for (i32 r = 0; r < SHRINK_ROWS; ++r) {
+        __m256i word[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};   // rows 0-3 and 4-7 of 8 columns
+        for (i32 r = 0; r < SHRINK_ROWS_AVX2; ++r) {
             const __m256i index = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)(pairs + r * SCREEN_WIDTH + x)));
             const __m256i grey = _mm256_and_si256(_mm256_i32gather_epi32((const int*)table, index, 1), low);
-            word = _mm256_or_si256(word, _mm256_slli_epi32(grey, 8 * r));
+            word[r / 4] = _mm256_or_si256(word[r / 4], _mm256_slli_epi32(grey, 8 * (r % 4)));
+            if (held && r < rows) {
+                const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(grey, first_bytes), halves);
+                _mm_storel_epi64((__m128i*)(held + r * SCREEN_WIDTH + x), _mm256_castsi256_si128(bytes));
+            }
         }
-        _mm256_storeu_si256((__m256i*)(lanes + x * SHRINK_ROWS), word);
+        // columns 0, 1, 4, 5 and 2, 3, 6, 7, each its two words, then in order
+        const __m256i a = _mm256_unpacklo_epi32(word[0], word[1]), b = _mm256_unpackhi_epi32(word[0], word[1]);
+        _mm256_storeu_si256((__m256i*)(lanes + x * SHRINK_ROWS_AVX2), _mm256_permute2x128_si256(a, b, 0x20));
+        _mm256_storeu_si256((__m256i*)(lanes + (x + 4) * SHRINK_ROWS_AVX2), _mm256_permute2x128_si256(a, b, 0x31));
     }
 }
 #endif
 
 // One thread's buffers for shrink_frame.
 struct ShrinkScratch {
-    std::vector<u16> pairs;       // SHRINK_ROWS source rows' pixels and the pooled frame's, paired
+    std::vector<u16> pairs;       // a block's source rows' pixels and the pooled frame's, paired
     std::vector<u8> lanes;        // one channel of the rows, column-major (see SHRINK_ROWS)
     std::vector<float> values, rows, sums;   // the lanes as floats; every source row's sums along x,
                                              // channel-major; an output row's
@@ -202,7 +281,7 @@ inline __attribute__((always_inline)) void shrink_frame_built(const u8* frame, c
                                                               i32 source_height, const AreaAxis& ys, i32 height,
                                                               const RowWeights& xs, ShrinkScratch& s, u8* dst,
                                                               u8* held) {
-    constexpr i32 channels = GREY ? 1 : 3, R = SHRINK_ROWS;
+    constexpr i32 channels = GREY ? 1 : 3, R = AVX2 ? SHRINK_ROWS_AVX2 : SHRINK_ROWS;
     const i32 width = xs.width, line = width * channels;
     s.pairs.resize(R * SCREEN_WIDTH);
     s.lanes.resize(R * SCREEN_WIDTH);
@@ -225,11 +304,12 @@ inline __attribute__((always_inline)) void shrink_frame_built(const u8* frame, c
                     for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
                 }
 #if defined(__x86_64__)
-                if constexpr (AVX2) brighter_grey_lanes_avx2(pairs, brighter_grey, lanes);
-                else brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
-#else
-                brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
+                if constexpr (AVX2) {   // the rows held as they are looked up
+                    u8* block = held ? held + (size_t)y0 * SCREEN_WIDTH : nullptr;
+                    brighter_grey_lanes_avx2(pairs, brighter_grey, lanes, block, std::min(R, source_height - y0));
+                } else
 #endif
+                    brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
             } else {
                 for (i32 r = 0; r < R; ++r) {
                     const u8 *f = source(frame, r), *p = source(previous, r);
@@ -240,13 +320,13 @@ inline __attribute__((always_inline)) void shrink_frame_built(const u8* frame, c
                     }
                 }
             }
-            if (held)   // the rows of this block that the frame has
+            if (held && !(GREY && POOL && AVX2))   // the rows of this block that the frame has
                 for (i32 r = 0; r < R && y0 + r < source_height; ++r) {
                     u8* row = held + (size_t)(y0 + r) * SCREEN_WIDTH * channels + c;
                     for (i32 x = 0; x < SCREEN_WIDTH; ++x) row[x * channels] = lanes[x * R + r];
                 }
             to_floats(lanes, R * SCREEN_WIDTH, values);
-            row_sums(values, xs, s.rows.data() + (size_t)y0 * line + c * width, line);
+            block_row_sums<R>(values, xs, s.rows.data() + (size_t)y0 * line + c * width, line);
         }
     }
     float* __restrict sums = s.sums.data();
