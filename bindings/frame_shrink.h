@@ -1,9 +1,9 @@
 // Frames shrunk whole on the CPU: the bytes of env/resize.h's area_pixel (OpenCV's INTER_AREA)
 // computed row by row instead of byte by byte. Source rows are read once, through the palette
-// (max-pooled where asked) into floats, and summed along x for every output column, four rows
-// at a time in the lanes of a vector; each output row then adds up the row sums it covers,
-// weighted. Per output byte these are area_pixel's float operations in area_pixel's order, so
-// the bytes are area_pixel's (tests/test_observe.py).
+// (max-pooled where asked) into floats, and summed along x for every output column, a block of
+// rows at a time in the lanes of a vector (SHRINK_ROWS); each output row then adds up the row
+// sums it covers, weighted. Per output byte these are area_pixel's float operations in
+// area_pixel's order, so the bytes are area_pixel's (tests/test_observe.py).
 #pragma once
 #include <algorithm>
 #include <stdexcept>
@@ -115,8 +115,10 @@ __attribute__((target("avx2"))) inline void transpose8(__m256* r) {
 __attribute__((target("avx2"), always_inline)) inline __m256 column_sums_avx2(const float* v, const float* alpha,
                                                                               i32 width, i32 taps) {
     __m256 sum = _mm256_setzero_ps();
-    for (i32 k = 0; k < taps; ++k)
-        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_loadu_ps(v + k * SHRINK_ROWS_AVX2), _mm256_broadcast_ss(alpha + k * width)));
+    for (i32 k = 0; k < taps; ++k) {
+        const __m256 tap = _mm256_loadu_ps(v + k * SHRINK_ROWS_AVX2);
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(tap, _mm256_broadcast_ss(alpha + k * width)));
+    }
     return sum;
 }
 
@@ -200,7 +202,7 @@ inline void round_to_bytes(const float* __restrict sums, i32 n, u8* __restrict b
 
 // The brighter grey of every pair of pixel values (a << 8 | b): frames max-pooled in grey, as
 // AtariVectorEnv's default, take one look-up per pixel instead of two and a comparison. Three bytes
-// past the last pair: AVX2's gathers read four bytes a look-up (brighter_grey_lanes).
+// past the last pair: AVX2's gathers read four bytes a look-up (brighter_grey_values_avx2).
 inline const u8* brighter_greys(bool pal) {
     struct Table {
         u8 grey[(1 << 16) + 3];
@@ -227,38 +229,40 @@ inline bool use_avx2() {
 }
 
 // The look-ups of a block's pixel pairs (`pairs`: row r's from r x SCREEN_WIDTH) into `lanes`,
-// column-major (see SHRINK_ROWS): SHRINK_ROWS rows one at a time; with AVX2 SHRINK_ROWS_AVX2 rows
-// eight a gather, four rows' put side by side in each of two words a column (v5 Pong, callgrind:
-// 34K host instructions an emulated frame one at a time, 8K with the gathers).
-inline void brighter_grey_lanes_plain(const u16* pairs, const u8* table, u8* lanes) {
+// column-major (see SHRINK_ROWS), one at a time.
+inline void brighter_grey_lanes(const u16* pairs, const u8* table, u8* lanes) {
     for (i32 x = 0; x < SCREEN_WIDTH; ++x)
         for (i32 r = 0; r < SHRINK_ROWS; ++r) lanes[x * SHRINK_ROWS + r] = table[pairs[r * SCREEN_WIDTH + x]];
 }
 
 #if defined(__x86_64__)
-// With `held`, the block's first `rows` rows also row by row there (shrink_frame's `held`), as they
-// are looked up (v5 Pong, callgrind: 6K host instructions an emulated frame fewer than from the lanes).
-__attribute__((target("avx2"))) inline void brighter_grey_lanes_avx2(const u16* pairs, const u8* table, u8* lanes,
-                                                                     u8* held, i32 rows) {
-    static_assert(SHRINK_ROWS_AVX2 == 8 && SCREEN_WIDTH % 8 == 0, "a column's rows in two words; 8 columns a gather");
+// A block of SHRINK_ROWS_AVX2 rows of the frames at `frame` and `previous` (`rows` of them the
+// frame's, the rest its last again) max-pooled in grey straight into `values` (see SHRINK_ROWS):
+// eight columns of a row a gather, the eight rows' floats then turned column by column. With
+// `held`, the frame's rows also row by row there (shrink_frame's `held`). v5 Pong, callgrind:
+// 4K host instructions an emulated frame fewer than from pairs and lanes of bytes.
+__attribute__((target("avx2"))) inline void brighter_grey_values_avx2(const u8* frame, const u8* previous, i32 rows,
+                                                                      const u8* table, float* values, u8* held) {
+    static_assert(SHRINK_ROWS_AVX2 == 8 && SCREEN_WIDTH % 8 == 0, "8 rows, 8 columns a gather");
     const __m256i low = _mm256_set1_epi32(0xFF);
     // byte 0 of each word to the first 4 bytes of its half, then both halves' to the first 8
     const __m256i first_bytes = _mm256_set1_epi32(0x0C080400), halves = _mm256_set_epi32(0, 0, 0, 0, 0, 0, 4, 0);
     for (i32 x = 0; x < SCREEN_WIDTH; x += 8) {
-        __m256i word[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};   // rows 0-3 and 4-7 of 8 columns
+        __m256 grey[SHRINK_ROWS_AVX2];
         for (i32 r = 0; r < SHRINK_ROWS_AVX2; ++r) {
-            const __m256i index = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)(pairs + r * SCREEN_WIDTH + x)));
-            const __m256i grey = _mm256_and_si256(_mm256_i32gather_epi32((const int*)table, index, 1), low);
-            word[r / 4] = _mm256_or_si256(word[r / 4], _mm256_slli_epi32(grey, 8 * (r % 4)));
+            const i32 row = (r < rows ? r : rows - 1) * SCREEN_WIDTH + x;
+            const __m256i f = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(frame + row))),
+                          p = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(previous + row)));
+            const __m256i index = _mm256_or_si256(_mm256_slli_epi32(f, 8), p);   // a pair: brighter_greys
+            const __m256i g = _mm256_and_si256(_mm256_i32gather_epi32((const int*)table, index, 1), low);
             if (held && r < rows) {
-                const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(grey, first_bytes), halves);
-                _mm_storel_epi64((__m128i*)(held + r * SCREEN_WIDTH + x), _mm256_castsi256_si128(bytes));
+                const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(g, first_bytes), halves);
+                _mm_storel_epi64((__m128i*)(held + row), _mm256_castsi256_si128(bytes));
             }
+            grey[r] = _mm256_cvtepi32_ps(g);
         }
-        // columns 0, 1, 4, 5 and 2, 3, 6, 7, each its two words, then in order
-        const __m256i a = _mm256_unpacklo_epi32(word[0], word[1]), b = _mm256_unpackhi_epi32(word[0], word[1]);
-        _mm256_storeu_si256((__m256i*)(lanes + x * SHRINK_ROWS_AVX2), _mm256_permute2x128_si256(a, b, 0x20));
-        _mm256_storeu_si256((__m256i*)(lanes + (x + 4) * SHRINK_ROWS_AVX2), _mm256_permute2x128_si256(a, b, 0x31));
+        transpose8(grey);   // grey[j]: column x + j's rows
+        for (i32 j = 0; j < 8; ++j) _mm256_storeu_ps(values + (x + j) * SHRINK_ROWS_AVX2, grey[j]);
     }
 }
 #endif
@@ -297,35 +301,39 @@ inline __attribute__((always_inline)) void shrink_frame_built(const u8* frame, c
     for (i32 y0 = 0; y0 < source_height; y0 += R) {
         auto source = [&](const u8* f, i32 r) { return f + std::min(y0 + r, source_height - 1) * SCREEN_WIDTH; };
         for (i32 c = 0; c < channels; ++c) {
-            // The rows' channel through the palette, max-pooled where asked, into the lanes.
-            if (GREY && POOL) {   // the pairs first (a vector loop), then the look-ups
-                for (i32 r = 0; r < R; ++r) {
-                    const u8 *f = source(frame, r), *p = source(previous, r);
-                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
-                }
+            // The rows' channel through the palette, max-pooled where asked, into the lanes; as
+            // floats into the values.
 #if defined(__x86_64__)
-                if constexpr (AVX2) {   // the rows held as they are looked up
-                    u8* block = held ? held + (size_t)y0 * SCREEN_WIDTH : nullptr;
-                    brighter_grey_lanes_avx2(pairs, brighter_grey, lanes, block, std::min(R, source_height - y0));
-                } else
+            if constexpr (GREY && POOL && AVX2) {
+                brighter_grey_values_avx2(frame + y0 * SCREEN_WIDTH, previous + y0 * SCREEN_WIDTH,
+                                          std::min(R, source_height - y0), brighter_grey, values,
+                                          held ? held + (size_t)y0 * SCREEN_WIDTH : nullptr);
+            } else
 #endif
-                    brighter_grey_lanes_plain(pairs, brighter_grey, lanes);
-            } else {
-                for (i32 r = 0; r < R; ++r) {
-                    const u8 *f = source(frame, r), *p = source(previous, r);
-                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) {
-                        u8 v = palette_channel(f[x], pal, GREY, c);
-                        if (POOL) v = std::max(v, palette_channel(p[x], pal, GREY, c));
-                        lanes[x * R + r] = v;
+            {
+                if (GREY && POOL) {   // the pairs first (a vector loop), then the look-ups
+                    for (i32 r = 0; r < R; ++r) {
+                        const u8 *f = source(frame, r), *p = source(previous, r);
+                        for (i32 x = 0; x < SCREEN_WIDTH; ++x) pairs[r * SCREEN_WIDTH + x] = (u16)(f[x] << 8 | p[x]);
+                    }
+                    brighter_grey_lanes(pairs, brighter_grey, lanes);
+                } else {
+                    for (i32 r = 0; r < R; ++r) {
+                        const u8 *f = source(frame, r), *p = source(previous, r);
+                        for (i32 x = 0; x < SCREEN_WIDTH; ++x) {
+                            u8 v = palette_channel(f[x], pal, GREY, c);
+                            if (POOL) v = std::max(v, palette_channel(p[x], pal, GREY, c));
+                            lanes[x * R + r] = v;
+                        }
                     }
                 }
+                if (held)   // the rows of this block that the frame has
+                    for (i32 r = 0; r < R && y0 + r < source_height; ++r) {
+                        u8* row = held + (size_t)(y0 + r) * SCREEN_WIDTH * channels + c;
+                        for (i32 x = 0; x < SCREEN_WIDTH; ++x) row[x * channels] = lanes[x * R + r];
+                    }
+                to_floats(lanes, R * SCREEN_WIDTH, values);
             }
-            if (held && !(GREY && POOL && AVX2))   // the rows of this block that the frame has
-                for (i32 r = 0; r < R && y0 + r < source_height; ++r) {
-                    u8* row = held + (size_t)(y0 + r) * SCREEN_WIDTH * channels + c;
-                    for (i32 x = 0; x < SCREEN_WIDTH; ++x) row[x * channels] = lanes[x * R + r];
-                }
-            to_floats(lanes, R * SCREEN_WIDTH, values);
             block_row_sums<R>(values, xs, s.rows.data() + (size_t)y0 * line + c * width, line);
         }
     }
