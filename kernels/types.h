@@ -10,12 +10,15 @@
 #define CULE_UNROLL _Pragma("unroll")
 #define CULE_BUS_INLINE CULE_INLINE
 #define CULE_HOST_NOINLINE CULE_HD
+#define CULE_HOST_FLATTEN
 #else
 #define CULE_HD inline
 #define CULE_INLINE inline __attribute__((always_inline))   // where the host must specialise
 #define CULE_NOINLINE __attribute__((noinline))
 #define CULE_CONST
 #define CULE_UNROLL _Pragma("GCC unroll 8")
+// Everything a host function calls inlined into it, but what is declared out of line.
+#define CULE_HOST_FLATTEN __attribute__((flatten))
 #endif
 // Inlining of console.h's Bus. CULE_BUS_INLINE: always, so that the Bus stays in registers (on
 // the GPU a call that takes its address puts it in local memory), but CULE_QUICK_BUILD leaves the
