@@ -56,7 +56,8 @@ RULES = [
                   r"reset_(player|missile0|missile1|ball)|update_\w+|tia_rebuild_masks|\w+_object)\b"),
     ("interpreter", r"cule::(console_frame|adc_decimal|sbc_decimal|m6502::adc|m6502::sbc|bus_window|bus_peek_cart|"
                     r"bus_wait_on_timer|cart_peek_chip|cart_poke_chip|dpc_\w+)\b"),
-    ("observation", r"cule::bindings::(shrink_frame|row_sums|to_floats|round_to_bytes|brighter_greys|brighter_grey_lanes\w*)|"
+    ("observation", r"cule::bindings::(shrink_frame|\w*row_sums|column_sums\w*|transpose8|to_floats|round_to_bytes|"
+                    r"brighter_grey\w*)|"
                     r"VecEnv::(observe_env|stack_frame|advance_stacks|restart_stacks|end_frame)|cule::bindings::full_frame"),
     # ale-py (its module's exported names)
     ("pixels", r"ale::stella::TIA::updateFrame\b"),
