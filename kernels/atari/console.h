@@ -71,7 +71,8 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
 // (tia_draw_lines): g++ had left tia_poke<true> a call of its own (v5, callgrind: Pong about 13K
 // and Seaquest 17K host instructions a frame fewer).
 template <bool DRAW>
-CULE_HOST_FLATTEN CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u32 cycles, u8 data_bus, TiaPlace place) {
+CULE_HOST_FLATTEN CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u32 cycles, u8 data_bus,
+                                                 TiaPlace place) {
     if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, cycles);
     if (log) log_event(place, *log, cycles, true, addr, 0);
     Tia& t = place_tia(place, c);
@@ -86,8 +87,8 @@ struct ChipWrite {
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
 template <bool DRAW>
-CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u8 v, u32 cycles,
-                                           bool last_access_was_read, TiaPlace place) {
+CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u8 v,
+                                                             u32 cycles, bool last_access_was_read, TiaPlace place) {
     if (addr & 0x80) {
         riot_poke(c.riot, addr, v, cycles);
         return {cycles, 0};
