@@ -189,7 +189,7 @@ PYBIND11_MODULE(_probes, m) {
         "and timer state after them, the cpu_run calls it took).");
     m.def(
         "tia_probe",
-        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut, bool draw) {
+        [](const std::vector<std::tuple<u32, u8, u8>>& writes, bool cut, bool draw, bool stella_draws) {
             Tia t = {};
             const i32 pixels = display_pixels(PROBE_DISPLAY);
             std::vector<u8> screen(2 * pixels);
@@ -198,6 +198,19 @@ PYBIND11_MODULE(_probes, m) {
             u8* fb = screen.data() + t.front * pixels;
             std::vector<u16> latches;
             for (auto [cycle, addr, value] : writes) {
+                if (stella_draws) {
+                    const u32 reg = addr & TIA_WRITE_MASK;
+                    const i32 clock = (i32)(cycle * 3), to = clock + write_delay(t, reg, clock);
+                    draw ? tia_update_to<true>(t, fb, to) : tia_update_to<false>(t, fb, to);
+                    // Another value first, at the same clock: the write then changes its register and
+                    // runs in full even where it repeats the value held (tia_write_keeps_state).
+                    constexpr u64 KEPT_ON_REPEAT = write_registers(COLUP0, COLUBK) | write_registers(REFP0, PF2) |
+                                                   write_registers(GRP0, ENABL) | write_registers(VDELP0, VDELBL);
+                    u32 same_cycle = cycle;
+                    if (KEPT_ON_REPEAT >> reg & 1)
+                        draw ? tia_poke<true>(t, fb, addr, value ^ 0xFF, same_cycle, false)
+                             : tia_poke<false>(t, fb, addr, value ^ 0xFF, same_cycle, false);
+                }
                 if (draw) tia_poke<true>(t, fb, addr, value, cycle, false);
                 else tia_poke<false>(t, fb, addr, value, cycle, false);
                 latches.push_back(t.collision);
@@ -205,9 +218,10 @@ PYBIND11_MODULE(_probes, m) {
             if (cut) draw ? tia_draw_deferred<true>(t, fb) : tia_draw_deferred<false>(t, fb);
             return py::make_tuple(py::bytes((const char*)fb, (size_t)pixels), latches, t.collision);
         },
-        py::arg("writes"), py::arg("cut"), py::arg("draw") = true,
+        py::arg("writes"), py::arg("cut"), py::arg("draw") = true, py::arg("stella_draws") = false,
         "Writes (CPU cycle, TIA register, value) into a fresh frame, drawn or, if not `draw`, with "
         "collisions alone as in a frame not shown, then draws what a frame cut by the instruction "
-        "cap shows if `cut`; returns (palette indices, the collision latches after each write, "
-        "the latches at the end).");
+        "cap shows if `cut`; with `stella_draws`, each write first draws up to its clock and poke "
+        "delay, as Stella's TIA does, and runs in full, deferring none. Returns (palette indices, "
+        "the collision latches after each write, the latches at the end).");
 }

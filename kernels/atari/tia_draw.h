@@ -335,6 +335,7 @@ CULE_HD void tia_start_frame(Tia& t, u32 clocks_into_line) {
     t.clock_start_display = t.clock_frame_start + CLOCKS_PER_LINE * t.ystart;
     t.clock_stop_display = t.clock_start_display + CLOCKS_PER_LINE * t.height;
     t.clock_last_update = t.clock_start_display;
+    t.clock_deferred_update = t.clock_frame_start;   // within the frame, as defer_drawing compares
     t.clocks_to_end_of_line = CLOCKS_PER_LINE;
     t.frame_pos = 0;
     t.frame_greyed = 0;

@@ -123,7 +123,7 @@ struct Tia {
     i32 clock_frame_start, clock_start_display, clock_stop_display;
     i32 clock_last_update, clocks_to_end_of_line;
     i32 vsync_finish_clock, last_hmove_clock;
-    i32 clock_deferred_update;   // the last write drawing was not brought up to (tia_poke)
+    i32 clock_deferred_update;   // drawing owed up to by deferred writes (defer_drawing)
     i32 dump_disabled_cycle;     // CPU cycles
     i32 scanlines_last_frame;
     i32 frame_pos;               // next pixel the drawing writes (Stella's frame pointer)
