@@ -227,6 +227,16 @@ CULE_HD void defer_drawing(Tia& t, i32 to) {
     if (to > t.clock_deferred_update) t.clock_deferred_update = to;
 }
 
+// Whether a write of what its register holds leaves the span open (tia_poke): on the host. A
+// GPU warp's lanes would then split their spans at different clocks: the render model (5 games,
+// 64 envs) gave the render pass 1.3x the store passes, and NVRTC the state pass 6 registers more
+// (cule_step_logged, sm_80). So the kernels, and the trace build that models them, draw there.
+#if defined(__CUDA_ARCH__) || defined(CULE_TRACE)
+constexpr bool DEFER_KEPT_WRITES = false;
+#else
+constexpr bool DEFER_KEPT_WRITES = true;
+#endif
+
 // The write registers in [first, last], as bits of a set indexed by register.
 CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (last - first)) - 1) << first; }
 
@@ -248,13 +258,9 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                               write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) {
         defer_drawing(t, clock);
-    } else if (!end_frame && tia_write_keeps_state(t, addr, value)) {
+    } else if (DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) {
         defer_drawing(t, clock + write_delay(t, addr, clock));
-        // The host skips the write's case (v5, callgrind: Pong about 16K host instructions a frame
-        // fewer); NVRTC gives the early return 6 more registers (cule_step_logged, sm_80).
-#ifndef __CUDA_ARCH__
-        return false;
-#endif
+        return false;   // nor runs the register's case
     } else {
         // Past a deferred write's delay too, as Stella had drawn (a playfield write's reaches past
         // a write a cycle later).
