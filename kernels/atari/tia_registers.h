@@ -195,8 +195,8 @@ CULE_HD i32 write_delay(const Tia& t, u32 addr, i32 clock) {
 }
 
 // Whether a write leaves the TIA as it was: the same playfield bits, graphics and their delay
-// registers, enables, colours, blanking, reflections. Such a write defers its drawing as the
-// writes of NOT_DRAWN do (tia_poke): the spans either side of it show the same registers.
+// registers, enables, colours, blanking, reflections. On the host such a write defers its drawing
+// as the writes of NOT_DRAWN do (tia_poke): the spans either side of it show the same registers.
 // Most of a frame's writes (Pong's PF, GRP and ENA writes every two lines) write what is there.
 CULE_HD bool tia_write_keeps_state(const Tia& t, u32 addr, u8 value) {
     switch (addr) {
@@ -248,8 +248,8 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
     // Past the frame's last scanline (a line count above max_scanlines), without a division.
     bool end_frame = (u32)clock - (u32)t.clock_frame_start >= (u32)CLOCKS_PER_LINE * (max_scanlines(t.pal) + 1);
     // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
-    // audio, motion values, HMCLR, unused addresses) or writes what its register holds
-    // (tia_write_keeps_state) leaves that to the next drawing: the pixels come out the same, as
+    // audio, motion values, HMCLR, unused addresses) or, on the host, writes what its register
+    // holds (DEFER_KEPT_WRITES) leaves that to the next drawing: the pixels come out the same, as
     // the only trace of where a span ended (the four-pixel step's overrun) is covered by the span
     // after it. Only the frame's last span shows, so a write ending the frame draws, and a frame
     // cut by the instruction cap catches up in console_frame.
@@ -258,13 +258,16 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                               write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) {
         defer_drawing(t, clock);
-    } else if (DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) {
-        defer_drawing(t, clock + write_delay(t, addr, clock));
-        return false;   // nor runs the register's case
     } else {
+        const i32 to = clock + write_delay(t, addr, clock);
+        // A write of what its register holds owes its drawing on every backend, so that their
+        // states agree byte for byte; the host leaves it owed and skips the register's case.
+        if (!end_frame && tia_write_keeps_state(t, addr, value)) {
+            defer_drawing(t, to);
+            if (DEFER_KEPT_WRITES) return false;
+        }
         // Past a deferred write's delay too, as Stella had drawn (a playfield write's reaches past
         // a write a cycle later).
-        const i32 to = clock + write_delay(t, addr, clock);
         tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
     }
 
