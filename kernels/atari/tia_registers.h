@@ -258,14 +258,14 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
                               write_registers(CXCLR + 1, TIA_WRITE_MASK);
     if ((NOT_DRAWN >> addr & 1) && !end_frame) {
         defer_drawing(t, clock);
+    } else if (DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) {
+        defer_drawing(t, clock + write_delay(t, addr, clock));
+        return false;
     } else {
         const i32 to = clock + write_delay(t, addr, clock);
-        // A write of what its register holds owes its drawing on every backend, so that their
-        // states agree byte for byte; the host leaves it owed and skips the register's case.
-        if (!end_frame && tia_write_keeps_state(t, addr, value)) {
-            defer_drawing(t, to);
-            if (DEFER_KEPT_WRITES) return false;
-        }
+        // The kernels draw at a write of what its register holds but record what the host
+        // leaves owed, so that the backends' states agree byte for byte.
+        if (!DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) defer_drawing(t, to);
         // Past a deferred write's delay too, as Stella had drawn (a playfield write's reaches past
         // a write a cycle later).
         tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
