@@ -71,12 +71,12 @@ CULE_NOINLINE u8 bus_peek_cart(Console& c, const u8* rom, u16 addr, u32 cycles) 
 // (tia_draw_lines): g++ had left tia_poke<true> a call of its own (v5, callgrind: Pong about 13K
 // and Seaquest 17K host instructions a frame fewer).
 template <bool DRAW>
-CULE_HOST_FLATTEN CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u32 cycles, u8 data_bus,
+CULE_HOST_FLATTEN CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* fb, TiaLog* log, u16 addr, u32 cycles, u8 data_bus,
                                                  TiaPlace place) {
     if (addr & 0x80) return riot_peek(c.riot, c.ports, addr, cycles);
     if (log) log_event(place, *log, cycles, true, addr, 0);
     Tia& t = place_tia(place, c);
-    return tia_peek<DRAW>(t, frame_buffer(t, screen), c.inputs, addr, cycles, data_bus);
+    return tia_peek<DRAW>(t, fb, c.inputs, addr, cycles, data_bus);
 }
 
 // What a write to the chips changes of the Bus's: the cycle counter (WSYNC), the frame's end.
@@ -85,9 +85,19 @@ struct ChipWrite {
     u32 frame_done;
 };
 
+// A write to the TIA that draws first (tia_poke_drawn): out of line on the host, where the
+// writes that leave their drawing owed, most of them, need no more than bus_poke_chip's few
+// registers.
+template <bool DRAW>
+CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_drawn(Tia& t, u8* fb, u16 addr, u8 v, u32 cycles,
+                                                              bool last_access_was_read) {
+    const bool done = tia_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
+    return {cycles, done};
+}
+
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
 template <bool DRAW>
-CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* screen, TiaLog* log, u16 addr, u8 v,
+CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* fb, TiaLog* log, u16 addr, u8 v,
                                                              u32 cycles, bool last_access_was_read, TiaPlace place) {
     if (addr & 0x80) {
         riot_poke(c.riot, addr, v, cycles);
@@ -95,7 +105,12 @@ CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* scr
     }
     if (log) log_event(place, *log, cycles, false, addr, v);
     Tia& t = place_tia(place, c);
-    const bool done = tia_poke<DRAW>(t, frame_buffer(t, screen), addr, v, cycles, last_access_was_read);
+    if (DEFER_KEPT_WRITES) {   // tia_poke's two parts, the second out of line
+        addr &= TIA_WRITE_MASK;
+        if (tia_poke_owed(t, addr, v, cycles, last_access_was_read)) return {cycles, 0};
+        return bus_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
+    }
+    const bool done = tia_poke<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
     return {cycles, done};
 }
 
@@ -254,8 +269,8 @@ struct LaneTiles {
     WarpPlan* plan;
 };
 
-// The CPU's view of the 13-bit address space; `screen` is the pair of frame buffers. With a
-// `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step]:
+// The CPU's view of the 13-bit address space; `fb` is the frame buffer drawn into. With a
+// `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step] (ram_byte):
 // the console's own, or its lane's in a warp's tile (ram_to_warp_tile). One Bus type for both
 // keeps one copy of the interpreter per kernel: a Bus type for the tile (a second interpreter in
 // the module) changed NVRTC's inlining elsewhere, and the split step's state kernel took 122
@@ -273,16 +288,19 @@ struct LaneTiles {
 template <bool DRAW>
 struct Bus {
     Console& c;
-    u8* screen;
+    u8* fb;   // the frame buffer the frame draws into (frame_buffer): the TIA's `front` holds for a frame
     const u8* rom;
     TiaLog* log;
     CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
     FetchWindow fetch = {nullptr, 0, 0};         // its run of bytes in order around the PC, open_fetch()
-    u8* ram = c.riot.ram;
 #ifdef __CUDA_ARCH__
+    u8* ram = c.riot.ram;
     u32 ram_step = 1;
+    CULE_INLINE u8& ram_byte(u32 k) { return ram[k * ram_step]; }
 #else
-    static constexpr u32 ram_step = 1;
+    // The console's own, at a fixed offset from `c`: no pointer of its own to keep in a register
+    // or reload.
+    CULE_INLINE u8& ram_byte(u32 k) { return c.riot.ram[k]; }
 #endif
     u32 cycles = c.cycles;
     u32 data_bus = c.data_bus | (c.last_access_was_read ? 0 : WRITE_BIT);   // the last access's byte, | WRITE_BIT for a write
@@ -304,7 +322,7 @@ struct Bus {
         c.last_access_was_read = !(data_bus & WRITE_BIT);
     }
 
-    CULE_INLINE u8* frame() { return frame_buffer(place_tia(place, c), screen); }
+    CULE_INLINE u8* frame() { return fb; }
     // A cartridge access may have switched banks: the fetch's window opens again at the next fetch.
     CULE_INLINE void open_window(u16 addr) {
         window = bus_window(c, rom, addr);
@@ -325,7 +343,7 @@ struct Bus {
                 v = peek_cart(addr);
             }
         } else if ((addr & 0x280) == 0x80) {
-            v = ram[(addr & 0x7F) * ram_step];
+            v = ram_byte(addr & 0x7F);
         } else {
             v = peek_chip(addr);
         }
@@ -339,9 +357,9 @@ struct Bus {
             cart_poke(c.cart, addr, v);
             open_window(addr);
         } else if ((addr & 0x280) == 0x80) {
-            ram[(addr & 0x7F) * ram_step] = v;
+            ram_byte(addr & 0x7F) = v;
         } else {
-            const ChipWrite w = bus_poke_chip<DRAW>(c, screen, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
+            const ChipWrite w = bus_poke_chip<DRAW>(c, fb, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
             cycles = w.cycles;
             if (w.frame_done) stop();
         }
@@ -379,7 +397,7 @@ struct Bus {
         open_window(addr);
         return v;
     }
-    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, screen, log, addr, cycles, (u8)data_bus, place); }
+    CULE_BUS_INLINE u8 peek_chip(u16 addr) { return bus_peek_chip<DRAW>(c, fb, log, addr, cycles, (u8)data_bus, place); }
     CULE_BUS_INLINE TimerWait wait_on_timer(const Regs& cpu, u32 branch, u32 budget) {
         const TimerWait w = bus_wait_on_timer(c, window, cpu.pc, cpu.a, cpu.p, branch, budget, cycles);
         cycles += w.cycles;
@@ -405,7 +423,7 @@ CULE_HD void console_reset(Console& c, u8* screen, const u8* rom, Draw& draw, co
     riot_reset(c.riot, draw());
     tia_reset(c.tia, screen, screen + display_pixels(display), c.cycles, display);
     cart_reset(c.cart, draw);
-    Bus<true> bus = {c, screen, rom, nullptr};
+    Bus<true> bus = {c, frame_buffer(c.tia, screen), rom, nullptr};
     bus.open_window(bus.c.cpu.pc);
     cpu_reset(c.cpu, bus);
     bus.write_back();
@@ -571,7 +589,7 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     }
     c.tia.partial_frame = 1;
     c.frame_done = 0;
-    Bus<DRAW> bus = {c, screen, rom, log};   // the cycle counter from here on the Bus's, until write_back
+    Bus<DRAW> bus = {c, frame_buffer(c.tia, screen), rom, log};   // the cycle counter from here on the Bus's, until write_back
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {
         bus.ram = warp_ram_tile + threadIdx.x % WARP_LANES;

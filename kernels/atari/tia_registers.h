@@ -240,42 +240,49 @@ constexpr bool DEFER_KEPT_WRITES = true;
 // The write registers in [first, last], as bits of a set indexed by register.
 CULE_HD constexpr u64 write_registers(u32 first, u32 last) { return ((2ull << (last - first)) - 1) << first; }
 
-// CPU write to the TIA. Returns true when it ends the frame.
-template <bool DRAW>
-CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
-    addr &= TIA_WRITE_MASK;
-    const i32 clock = (i32)(cycles * 3);
-    // Past the frame's last scanline (a line count above max_scanlines), without a division.
-    bool end_frame = (u32)clock - (u32)t.clock_frame_start >= (u32)CLOCKS_PER_LINE * (max_scanlines(t.pal) + 1);
-    // Stella draws up to every write. A write that cannot change the picture (WSYNC, RSYNC,
-    // audio, motion values, HMCLR, unused addresses) or, on the host, writes what its register
-    // holds (DEFER_KEPT_WRITES) leaves that to the next drawing: the pixels come out the same, as
-    // the only trace of where a span ended (the four-pixel step's overrun) is covered by the span
-    // after it. Only the frame's last span shows, so a write ending the frame draws, and a frame
-    // cut by the instruction cap catches up in console_frame.
-    constexpr u64 NOT_DRAWN = write_registers(WSYNC, RSYNC) | write_registers(AUDC0, AUDV1) |
-                              write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
-                              write_registers(CXCLR + 1, TIA_WRITE_MASK);
-    if ((NOT_DRAWN >> addr & 1) && !end_frame) {
-        defer_drawing(t, clock);
-    } else if (DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) {
-        defer_drawing(t, clock + write_delay(t, addr, clock));
-        return false;
-    } else {
-        const i32 to = clock + write_delay(t, addr, clock);
-        // The kernels draw at a write of what its register holds but record what the host
-        // leaves owed, so that the backends' states agree byte for byte.
-        if (!DEFER_KEPT_WRITES && !end_frame && tia_write_keeps_state(t, addr, value)) defer_drawing(t, to);
-        // Past a deferred write's delay too, as Stella had drawn (a playfield write's reaches past
-        // a write a cycle later).
-        tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
-    }
+// The writes that cannot change the picture: WSYNC, RSYNC, audio, motion values, HMCLR, unused
+// addresses.
+constexpr u64 NOT_DRAWN = write_registers(WSYNC, RSYNC) | write_registers(AUDC0, AUDV1) |
+                          write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
+                          write_registers(CXCLR + 1, TIA_WRITE_MASK);
 
+// Whether `clock` lies past the frame's last scanline (a line count above max_scanlines), without
+// a division.
+CULE_HD bool past_last_line(const Tia& t, i32 clock) {
+    return (u32)clock - (u32)t.clock_frame_start >= (u32)CLOCKS_PER_LINE * (max_scanlines(t.pal) + 1);
+}
+
+// The writes of NOT_DRAWN's registers, as cases of a switch on `addr` (write_undrawn_register and
+// write_register): a switch calling another took NVRTC's cule_step_logged 6 registers more (sm_80).
+#define CULE_UNDRAWN_REGISTER_CASES                                            \
+    case WSYNC: write_wsync(t, cycles, last_access_was_read); break;           \
+    case HMP0: t.hmp0 = value >> 4; break;                                     \
+    case HMP1: t.hmp1 = value >> 4; break;                                     \
+    case HMM0: write_hmm0(t, value, clock); break;                             \
+    case HMM1: t.hmm1 = value >> 4; break;                                     \
+    case HMBL: t.hmbl = value >> 4; break;                                     \
+    case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;         \
+    case AUDC0: case AUDC1: case AUDF0: case AUDF1: case AUDV0: case AUDV1:    \
+        t.audio[addr - AUDC0] = value;                                         \
+        t.audio_written |= (u8)(1 << (addr - AUDC0));                          \
+        break;
+
+// A write to a register of NOT_DRAWN.
+CULE_HD void write_undrawn_register(Tia& t, u32 addr, u8 value, i32 clock, u32& cycles, bool last_access_was_read) {
+    switch (addr) {
+        CULE_UNDRAWN_REGISTER_CASES
+        default: break;   // RSYNC and unused addresses
+    }
+}
+
+// A write to any register, once drawn up to it where it must be. Returns true when it ends the
+// frame.
+template <bool DRAW>
+CULE_HD bool write_register(Tia& t, u8* fb, u32 addr, u8 value, i32 clock, u32& cycles, bool last_access_was_read) {
     auto hpos = [&] { return clocks_into_line(t, clock); };   // in the cases that use it alone
     switch (addr) {
-        case VSYNC: if (write_vsync(t, value, clock)) end_frame = true; break;
+        case VSYNC: return write_vsync(t, value, clock);
         case VBLANK: write_vblank(t, value, cycles); break;
-        case WSYNC: write_wsync(t, cycles, last_access_was_read); break;
         case NUSIZ0: write_nusiz(t.nusiz0, t.mp0, t.mm0, t.posp0, t.posm0, value); break;
         case NUSIZ1: write_nusiz(t.nusiz1, t.mp1, t.mm1, t.posp1, t.posm1, value); break;
         case COLUP0: case COLUP1: case COLUPF: case COLUBK:
@@ -294,25 +301,76 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
         case ENAM0: t.enam0 = value & 0x02; update_missile_enables(t); break;
         case ENAM1: t.enam1 = value & 0x02; update_missile_enables(t); break;
         case ENABL: t.enabl = value & 0x02; update_ball_enable(t); break;
-        case HMP0: t.hmp0 = value >> 4; break;
-        case HMP1: t.hmp1 = value >> 4; break;
-        case HMM0: write_hmm0(t, value, clock); break;
-        case HMM1: t.hmm1 = value >> 4; break;
-        case HMBL: t.hmbl = value >> 4; break;
         case VDELP0: t.vdelp0 = value & 1; update_player_graphics(t); break;
         case VDELP1: t.vdelp1 = value & 1; update_player_graphics(t); break;
         case VDELBL: t.vdelbl = value & 1; update_ball_enable(t); break;
         case RESMP0: case RESMP1: write_resmp(t, addr, value); break;
         case HMOVE: hmove(t, hpos(), clock); break;
-        case HMCLR: t.hmp0 = t.hmp1 = t.hmm0 = t.hmm1 = t.hmbl = 0; break;
         case CXCLR: t.collision = 0; break;
-        case AUDC0: case AUDC1: case AUDF0: case AUDF1: case AUDV0: case AUDV1:
-            t.audio[addr - AUDC0] = value;
-            t.audio_written |= (u8)(1 << (addr - AUDC0));
-            break;
+        CULE_UNDRAWN_REGISTER_CASES
         default: break;   // RSYNC and unused addresses
     }
-    return end_frame;
+    return false;
 }
+
+// CPU writes to the TIA, `addr` masked to TIA_WRITE_MASK, in two parts. Stella draws up to every
+// write. A write that cannot change the picture (NOT_DRAWN) or, on the host, writes what its
+// register holds (DEFER_KEPT_WRITES) leaves that to the next drawing: the pixels come out the
+// same, as the only trace of where a span ended (the four-pixel step's overrun) is covered by the
+// span after it. Only the frame's last span shows, so a write ending the frame draws, and a frame
+// cut by the instruction cap catches up in console_frame.
+//
+// The first part, tia_poke_owed: a write that leaves its drawing owed, done; gives false where the
+// write must draw first, having changed nothing but the debt of a kept write on the GPU. The host
+// runs it before the call of the second (bus_poke_chip): it needs few registers.
+CULE_HD bool tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
+    const i32 clock = (i32)(cycles * 3);
+    if (past_last_line(t, clock)) return false;
+    if (NOT_DRAWN >> addr & 1) {
+        defer_drawing(t, clock);
+        write_undrawn_register(t, addr, value, clock, cycles, last_access_was_read);
+        return true;
+    }
+    if (!tia_write_keeps_state(t, addr, value)) return false;
+    // The kernels draw at a write of what its register holds but record what the host leaves
+    // owed, so that the backends' states agree byte for byte.
+    defer_drawing(t, clock + write_delay(t, addr, clock));
+    return DEFER_KEPT_WRITES;
+}
+
+// The second part: the drawing up to the write and past its delay, and past a deferred write's
+// delay too, as Stella had drawn (a playfield write's reaches past a write a cycle later); then the
+// write. Returns true when it ends the frame.
+template <bool DRAW>
+CULE_HD bool tia_poke_drawn(Tia& t, u8* fb, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
+    const i32 clock = (i32)(cycles * 3), to = clock + write_delay(t, addr, clock);
+    const bool end_frame = past_last_line(t, clock);
+    tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
+    return write_register<DRAW>(t, fb, addr, value, clock, cycles, last_access_was_read) || end_frame;
+}
+
+// CPU write to the TIA. Returns true when it ends the frame. The host's is the two parts; the
+// kernels' (and the trace build's, which models them) is one pass, which NVRTC gives fewer
+// registers (sm_90: the render kernel 54 against 62, the in-passes state kernel 48 bytes of spill
+// stores against 52).
+template <bool DRAW>
+CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
+    addr &= TIA_WRITE_MASK;
+    if (DEFER_KEPT_WRITES)
+        return !tia_poke_owed(t, addr, value, cycles, last_access_was_read) &&
+               tia_poke_drawn<DRAW>(t, fb, addr, value, cycles, last_access_was_read);
+    const i32 clock = (i32)(cycles * 3);
+    const bool end_frame = past_last_line(t, clock);
+    if ((NOT_DRAWN >> addr & 1) && !end_frame) {
+        defer_drawing(t, clock);
+    } else {
+        const i32 to = clock + write_delay(t, addr, clock);
+        if (!end_frame && tia_write_keeps_state(t, addr, value)) defer_drawing(t, to);
+        tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
+    }
+    return write_register<DRAW>(t, fb, addr, value, clock, cycles, last_access_was_read) || end_frame;
+}
+
+#undef CULE_UNDRAWN_REGISTER_CASES
 
 }  // namespace cule
