@@ -270,7 +270,7 @@ struct LaneTiles {
 };
 
 // The CPU's view of the 13-bit address space; `fb` is the frame buffer drawn into. With a
-// `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step] (ram_byte):
+// `log`, every TIA access is also logged for the render pass. RAM byte k lies at ram[k * ram_step]:
 // the console's own, or its lane's in a warp's tile (ram_to_warp_tile). One Bus type for both
 // keeps one copy of the interpreter per kernel: a Bus type for the tile (a second interpreter in
 // the module) changed NVRTC's inlining elsewhere, and the split step's state kernel took 122
@@ -293,14 +293,11 @@ struct Bus {
     TiaLog* log;
     CartWindow window = {nullptr, 0, 0, 0, 0};   // the cartridge's plain reads (cart.h), open_window()
     FetchWindow fetch = {nullptr, 0, 0};         // its run of bytes in order around the PC, open_fetch()
-#ifdef __CUDA_ARCH__
     u8* ram = c.riot.ram;
+#ifdef __CUDA_ARCH__
     u32 ram_step = 1;
-    CULE_INLINE u8& ram_byte(u32 k) { return ram[k * ram_step]; }
 #else
-    // The console's own, at a fixed offset from `c`: no pointer of its own to keep in a register
-    // or reload.
-    CULE_INLINE u8& ram_byte(u32 k) { return c.riot.ram[k]; }
+    static constexpr u32 ram_step = 1;
 #endif
     u32 cycles = c.cycles;
     u32 data_bus = c.data_bus | (c.last_access_was_read ? 0 : WRITE_BIT);   // the last access's byte, | WRITE_BIT for a write
@@ -343,7 +340,7 @@ struct Bus {
                 v = peek_cart(addr);
             }
         } else if ((addr & 0x280) == 0x80) {
-            v = ram_byte(addr & 0x7F);
+            v = ram[(addr & 0x7F) * ram_step];
         } else {
             v = peek_chip(addr);
         }
@@ -357,7 +354,7 @@ struct Bus {
             cart_poke(c.cart, addr, v);
             open_window(addr);
         } else if ((addr & 0x280) == 0x80) {
-            ram_byte(addr & 0x7F) = v;
+            ram[(addr & 0x7F) * ram_step] = v;
         } else {
             const ChipWrite w = bus_poke_chip<DRAW>(c, fb, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
             cycles = w.cycles;
