@@ -320,9 +320,9 @@ CULE_HD bool write_register(Tia& t, u8* fb, u32 addr, u8 value, i32 clock, u32& 
 // span after it. Only the frame's last span shows, so a write ending the frame draws, and a frame
 // cut by the instruction cap catches up in console_frame.
 //
-// The first part, tia_poke_owed: a write that leaves its drawing owed, done; gives false where the
-// write must draw first, having changed nothing but the debt of a kept write on the GPU. The host
-// runs it before the call of the second (bus_poke_chip): it needs few registers.
+// The first part, tia_poke_owed (the host's alone: DEFER_KEPT_WRITES): a write that leaves its
+// drawing owed, done; gives false, having changed nothing, where the write must draw first. The
+// host runs it before the call of the second (bus_poke_chip): it needs few registers.
 CULE_HD bool tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
     const i32 clock = (i32)(cycles * 3);
     if (past_last_line(t, clock)) return false;
@@ -332,10 +332,8 @@ CULE_HD bool tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_ac
         return true;
     }
     if (!tia_write_keeps_state(t, addr, value)) return false;
-    // The kernels draw at a write of what its register holds but record what the host leaves
-    // owed, so that the backends' states agree byte for byte.
     defer_drawing(t, clock + write_delay(t, addr, clock));
-    return DEFER_KEPT_WRITES;
+    return true;
 }
 
 // The second part: the drawing up to the write and past its delay, and past a deferred write's
@@ -364,6 +362,8 @@ CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last
     if ((NOT_DRAWN >> addr & 1) && !end_frame) {
         defer_drawing(t, clock);
     } else {
+        // The kernels draw at a write of what its register holds but record what the host leaves
+        // owed, so that the backends' states agree byte for byte.
         const i32 to = clock + write_delay(t, addr, clock);
         if (!end_frame && tia_write_keeps_state(t, addr, value)) defer_drawing(t, to);
         tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
