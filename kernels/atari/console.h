@@ -85,9 +85,9 @@ struct ChipWrite {
     u32 frame_done;
 };
 
-// A write to the TIA that draws first (tia_poke_drawn): out of line on the host, where the
-// writes that leave their drawing owed, most of them, need no more than bus_poke_chip's few
-// registers.
+// A write to the TIA that draws first (tia_poke_drawn, its drawing inline): out of line on the
+// host, where the writes that leave their drawing owed, most of them, need no more than
+// bus_poke_chip's few registers.
 template <bool DRAW>
 CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_drawn(Tia& t, u8* fb, u16 addr, u8 v, u32 cycles,
                                                               bool last_access_was_read) {

@@ -212,8 +212,8 @@ CULE_INLINE void draw_span(Tia& t, u8* fb, i32 hpos, i32 n) {
 // reflection, and the Cosmic Ark missile trick moves missile 0.
 CULE_HD void end_of_line(Tia& t) {
     t.pf_reflect = t.ctrlpf & 1;
-    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
+    set_mask(t.mp0, player_object(t.posp0, t.nusiz0, 0));
+    set_mask(t.mp1, player_object(t.posp1, t.nusiz1, 0));
     if (t.m0_ark) {
         t.m0_ark_counter = (t.m0_ark_counter + 1) & 3;
         // Byte k of the constant: the step for counter k (18, 33, 0, 17 pixels left). Packed, not
@@ -225,7 +225,7 @@ CULE_HD void end_of_line(Tia& t) {
 
 // tia_update_to's drawing, where the display has begun and is not drawn up to `clock` yet.
 template <bool DRAW>
-CULE_NOINLINE void tia_draw_lines(Tia& t, u8* fb, i32 clock) {
+CULE_INLINE void draw_lines(Tia& t, u8* fb, i32 clock) {
     if (clock > t.clock_stop_display) clock = t.clock_stop_display;
     do {
         i32 n, from = CLOCKS_PER_LINE - t.clocks_to_end_of_line;
@@ -258,13 +258,22 @@ CULE_NOINLINE void tia_draw_lines(Tia& t, u8* fb, i32 clock) {
     } while (t.clock_last_update < clock);
 }
 
+template <bool DRAW>
+CULE_NOINLINE void tia_draw_lines(Tia& t, u8* fb, i32 clock) {
+    draw_lines<DRAW>(t, fb, clock);
+}
+
 // Draws everything up to colour clock `clock` (relative to the frame's cycle counter x3). Most
 // writes find nothing to draw (outside the display, or drawn up to already): the test is inlined
-// at each call, the drawing a call.
-template <bool DRAW>
+// at each call, the drawing a call, but where the caller is itself the call (INLINE: the host's
+// bus_poke_drawn, which then saves its registers once; v5 Seaquest, about 770 drawing writes a
+// frame: 8K host instructions a frame fewer).
+template <bool DRAW, bool INLINE = false>
 CULE_INLINE void tia_update_to(Tia& t, u8* fb, i32 clock) {
-    if (clock >= t.clock_start_display && t.clock_last_update < t.clock_stop_display && t.clock_last_update < clock)
-        tia_draw_lines<DRAW>(t, fb, clock);
+    if (clock >= t.clock_start_display && t.clock_last_update < t.clock_stop_display && t.clock_last_update < clock) {
+        if (INLINE) draw_lines<DRAW>(t, fb, clock);
+        else tia_draw_lines<DRAW>(t, fb, clock);
+    }
 }
 
 // Draws up to the last write whose drawing tia_poke deferred: a frame cut short shows the

@@ -68,6 +68,14 @@ CULE_HD ObjectMask ball_object(i16 pos, u8 ctrlpf) {
     return m;
 }
 
+// A mask's fields, its padding left zero: g++ builds a whole mask's four bytes in a register to
+// store them (v5, HMOVE's and each line's masks: Seaquest 5.7K, Pong 2.3K host instructions a
+// frame more).
+CULE_HD void set_mask(ObjectMask& to, ObjectMask m) {
+    to.pos = m.pos;
+    to.shape = m.shape;
+}
+
 // Missile 0 while the Cosmic Ark trick runs (Stella's rule): one size up, at least two pixels
 // wide, on the lines where the counter is 1; hidden where it is 2.
 CULE_HD ObjectMask cosmic_ark_missile(i16 pos, u8 nusiz, u8 counter) {
@@ -81,11 +89,11 @@ CULE_HD ObjectMask cosmic_ark_missile(i16 pos, u8 nusiz, u8 counter) {
 // copy again, missile 0 follows the Cosmic Ark trick while it runs. For the writes that move
 // objects all at once (HMOVE) and for states that do not keep masks (an ale-py state).
 CULE_HD void tia_rebuild_masks(Tia& t) {
-    t.mp0 = player_object(t.posp0, t.nusiz0, 0);
-    t.mp1 = player_object(t.posp1, t.nusiz1, 0);
-    t.mm0 = t.m0_ark ? cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter) : missile_object(t.posm0, t.nusiz0);
-    t.mm1 = missile_object(t.posm1, t.nusiz1);
-    t.mbl = ball_object(t.posbl, t.ctrlpf);
+    set_mask(t.mp0, player_object(t.posp0, t.nusiz0, 0));
+    set_mask(t.mp1, player_object(t.posp1, t.nusiz1, 0));
+    set_mask(t.mm0, t.m0_ark ? cosmic_ark_missile(t.posm0, t.nusiz0, t.m0_ark_counter) : missile_object(t.posm0, t.nusiz0));
+    set_mask(t.mm1, missile_object(t.posm1, t.nusiz1));
+    set_mask(t.mbl, ball_object(t.posbl, t.ctrlpf));
 }
 
 // An object on a line as copies of one pattern (bit k: pixel start+k): the first at `pos`
@@ -131,11 +139,41 @@ CULE_CONST const u8 HMOVE_LIMIT[76] = {
     15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
     15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
     14, 13, 12, 12, 11, 10, 9, 9, 8, 7, 6, 6, 5, 4, 3, 3, 2, 1, 0, 0, 15};
-CULE_HD bool hmove_is_early(i32 x) { return x <= 20 || x == 75; }
-CULE_HD i32 hmove_motion(i32 x, u8 hm) {
-    i32 pulses = hm ^ 8, l = HMOVE_LIMIT[x];
-    if (hmove_is_early(x)) return 8 - (pulses < l ? pulses : l);
-    return pulses > l ? l - pulses : 0;
+CULE_HD constexpr bool hmove_is_early(i32 x) { return x <= 20 || x == 75; }
+CULE_HD constexpr i32 hmove_motion_of(i32 x, u32 hm, i32 limit) {
+    const i32 pulses = (i32)(hm ^ 8);
+    if (hmove_is_early(x)) return 8 - (pulses < limit ? pulses : limit);
+    return pulses > limit ? limit - pulses : 0;
+}
+// The host looks an HMOVE's motions up in a row of a 1.2 KB table (v5 Seaquest, an HMOVE a line:
+// 6K host instructions a frame fewer than the arithmetic); a GPU warp's lanes would read the
+// table at as many addresses.
+#ifndef __CUDA_ARCH__
+struct HmoveMotionTable {
+    i8 of[76][16];
+    constexpr HmoveMotionTable() : of() {
+        for (i32 x = 0; x < 76; ++x)
+            for (u32 hm = 0; hm < 16; ++hm) of[x][hm] = (i8)hmove_motion_of(x, hm, HMOVE_LIMIT[x]);
+    }
+};
+inline constexpr HmoveMotionTable HMOVE_MOTION_TABLE;
+#endif
+// The motions of an HMOVE at CPU cycle x, by HMxx value.
+struct HmoveMotions {
+#ifdef __CUDA_ARCH__
+    i32 x, limit;
+    CULE_HD i32 operator()(u8 hm) const { return hmove_motion_of(x, hm, limit); }
+#else
+    const i8* of;
+    i32 operator()(u8 hm) const { return of[hm & 15]; }
+#endif
+};
+CULE_HD HmoveMotions hmove_motions(i32 x) {
+#ifdef __CUDA_ARCH__
+    return {x, HMOVE_LIMIT[x]};
+#else
+    return {HMOVE_MOTION_TABLE.of[x]};
+#endif
 }
 
 CULE_HD void update_player_graphics(Tia& t) {

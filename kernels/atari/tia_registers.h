@@ -167,11 +167,12 @@ CULE_HD void write_resmp(Tia& t, u32 addr, u8 value) {   // releasing centres th
 CULE_HD void hmove(Tia& t, i32 hpos, i32 clock) {
     i32 x = hpos / 3;
     if (t.allow_hmove_blank && hmove_is_early(x)) t.hmove_blank = 1;
-    t.posp0 = wrap_position(t.posp0 + hmove_motion(x, t.hmp0));
-    t.posp1 = wrap_position(t.posp1 + hmove_motion(x, t.hmp1));
-    t.posm0 = wrap_position(t.posm0 + hmove_motion(x, t.hmm0));
-    t.posm1 = wrap_position(t.posm1 + hmove_motion(x, t.hmm1));
-    t.posbl = wrap_position(t.posbl + hmove_motion(x, t.hmbl));
+    const HmoveMotions motion = hmove_motions(x);
+    t.posp0 = wrap_position(t.posp0 + motion(t.hmp0));
+    t.posp1 = wrap_position(t.posp1 + motion(t.hmp1));
+    t.posm0 = wrap_position(t.posm0 + motion(t.hmm0));
+    t.posm1 = wrap_position(t.posm1 + motion(t.hmm1));
+    t.posbl = wrap_position(t.posbl + motion(t.hmbl));
     t.m0_ark = 0;   // an HMOVE ends the Cosmic Ark trick
     tia_rebuild_masks(t);
     t.last_hmove_clock = clock;
@@ -343,7 +344,7 @@ template <bool DRAW>
 CULE_HD bool tia_poke_drawn(Tia& t, u8* fb, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
     const i32 clock = (i32)(cycles * 3), to = clock + write_delay(t, addr, clock);
     const bool end_frame = past_last_line(t, clock);
-    tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
+    tia_update_to<DRAW, true>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
     return write_register<DRAW>(t, fb, addr, value, clock, cycles, last_access_was_read) || end_frame;
 }
 
