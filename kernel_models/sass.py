@@ -129,7 +129,7 @@ class Interpreter:
                 out[n] = label
             return out
         console = CONSOLE_SOURCE.read_text().splitlines()
-        plain_loop = next(i + 1 for i, t in enumerate(console) if t.strip() == "while (bus.left) cpu_run(cpu, bus);")
+        plain_loop = next(i + 1 for i, t in enumerate(console) if t.strip() == "while (bus.runs()) cpu_run(cpu, bus);")
         passes = next(i + 1 for i, t in enumerate(console) if "void run_frame_in_passes(" in t)
         polls = next(i + 1 for i, t in enumerate(console) if "bool polls_timer(" in t)
         polls_end = next(i + 1 for i in range(polls, len(console)) if console[i].startswith("}"))
@@ -182,7 +182,7 @@ class Interpreter:
                     slow[(CONSOLE_SOURCE.name, i + 2)] = "cart"
             elif "v = peek_chip(addr);" in t or "bus_poke_chip<DRAW>(" in t:
                 slow[(CONSOLE_SOURCE.name, i + 1)] = "chip"
-        wait = find("if (branched && bus.left > 1)", run)
+        wait = find("if (branched && (i32)bus.left > 1)", run)
         for n in range(wait, run_end):
             if lines[n].strip() == "}":
                 break

@@ -301,17 +301,17 @@ struct Bus {
 #endif
     u32 cycles = c.cycles;
     u32 data_bus = c.data_bus | (c.last_access_was_read ? 0 : WRITE_BIT);   // the last access's byte, | WRITE_BIT for a write
-    // The instructions the frame may still run (cpu_run takes them), none once a write to the TIA
-    // has ended the frame or the CPU has halted (`stopped`).
+    // The instructions the frame may still run (cpu_run takes them), and STOPPED once a write to
+    // the TIA has ended the frame or the CPU has halted: one word, which a write that ends the
+    // frame ors its flag into (a flag of its own took the host's every chip write two conditional
+    // moves and stores).
     u32 left = FRAME_INSTRUCTION_CAP;
-    u32 stopped = 0;
     TiaPlace place = tia_place(c, log);
-    enum : u32 { WRITE_BIT = 0x100 };
+    enum : u32 { WRITE_BIT = 0x100, STOPPED = 0x80000000u };
 
-    CULE_INLINE void stop() {
-        left = 0;
-        stopped = 1;
-    }
+    CULE_INLINE bool runs() const { return (i32)left > 0; }
+    CULE_INLINE bool stopped() const { return left & STOPPED; }
+    CULE_INLINE void stop() { left |= STOPPED; }
 
     CULE_INLINE void write_back() {
         c.cycles = cycles;
@@ -358,7 +358,7 @@ struct Bus {
         } else {
             const ChipWrite w = bus_poke_chip<DRAW>(c, fb, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
             cycles = w.cycles;
-            if (w.frame_done) stop();
+            left |= w.frame_done << 31;   // stop()
         }
         data_bus = v | WRITE_BIT;
         CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : cycles);
@@ -516,7 +516,7 @@ CULE_INLINE void run_frame_in_passes(Regs& cpu, Bus& bus, WarpPlan* plan) {
     // lanes do not even meet
     u32 held = mode % COUNTING == LANES ? NONE : 0, cost = 0, n = 0;
     for (;;) {
-        const bool runs = bus.left != 0;
+        const bool runs = bus.runs();
         u32 code = 0, opcode = NONE;
         bool run = runs;
         if (mode == LANES) {   // alone
@@ -555,7 +555,7 @@ CULE_INLINE void run_frame_in_passes(Regs& cpu, Bus& bus, WarpPlan* plan) {
             if (opcode == JSR)
                 calls.enter(code);
             do n += cpu_run(cpu, bus);   // LANES: on to the frame's end
-            while (mode == LANES && bus.left);
+            while (mode == LANES && bus.runs());
             if (opcode == RTS || opcode == RTI)
                 calls.leave();
         }
@@ -606,14 +606,14 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
     // The registers stay in a local for the whole frame: the bus writes bytes of the console,
     // which could otherwise alias them and force a reload after every access.
     Regs cpu = regs_of(c.cpu);
-    if (cpu.halted) bus.left = 0;
+    if (cpu.halted) bus.stop();
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) run_frame_in_passes(cpu, bus, tiles.plan);
     else
 #endif
-    while (bus.left) cpu_run(cpu, bus);
+    while (bus.runs()) cpu_run(cpu, bus);
     c.cpu = cpu_of(cpu);
-    c.frame_done = bus.stopped && !cpu.halted;   // a write to the TIA ended it
+    c.frame_done = bus.stopped() && !cpu.halted;   // a write to the TIA ended it
     bus.write_back();
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) {

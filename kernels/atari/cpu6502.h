@@ -650,7 +650,7 @@ CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
     --bus.left;
     const u32 branched = cpu_step(r, bus);
 #ifdef CULE_RUNS_TIMER_WAITS
-    if (branched && bus.left > 1) {
+    if (branched && (i32)bus.left > 1) {
         const TimerWait w = bus.wait_on_timer(r, branched & 7, bus.left);
         if (w.instructions) m6502::poll_read(r, w.opcode, w.value);
         bus.left -= w.instructions;
