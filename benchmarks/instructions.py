@@ -9,10 +9,13 @@ Components, by the function each instruction lies in (inlined code counts as its
                 ale-py: M6502Low::execute, System, Cartridge*)
   registers     TIA and RIOT register reads and writes, without drawing (cule: bus_peek_chip,
                 bus_poke_chip, tia_poke; ale-py: TIA::poke, TIA::peek, M6532)
-  pixels        drawing the frames a step shows (cule: the DRAW=true spans; ale-py: TIA::updateFrame,
-                which draws every frame and latches collisions as it draws, but which its module
-                inlines into TIA::poke and TIA::peek: ale-py's registers hold its pixels)
-  collisions    the collision latches of frames not drawn (cule alone: the DRAW=false spans)
+  pixels        drawing the frames a step shows (cule: the DRAW=true spans, and the host's TIA
+                writes that draw, bus_poke_drawn<true>, whose register case lies inline with the
+                drawing; ale-py: TIA::updateFrame, which draws every frame and latches collisions
+                as it draws, but which its module inlines into TIA::poke and TIA::peek: ale-py's
+                registers hold its pixels)
+  collisions    the collision latches of frames not drawn (cule alone: the DRAW=false spans and
+                bus_poke_drawn<false>)
   observation   grey, max-pooling, resizing, stacking (cule: shrink_frame and the stacks; ale-py:
                 PreprocessedEnv and the OpenCV it calls)
   other         Python, pybind11, torch, the thread pools
@@ -48,9 +51,10 @@ COMPONENTS = ("interpreter", "registers", "pixels", "collisions", "observation",
 # (component, pattern on the function's name), first match wins; names as callgrind demangles them.
 RULES = [
     # cule (kernels/, bindings/)
-    ("pixels", r"cule::(draw_span|draw_objects|tia_draw_lines|tia_update_to|tia_draw_deferred|fill)<true>|"
+    ("pixels", r"cule::(draw_span|draw_objects|tia_draw_lines|tia_update_to|tia_draw_deferred|fill|bus_poke_drawn)<true>|"
                r"cule::(draw_objects|tia_grey_out)\b"),
-    ("collisions", r"cule::(draw_span|tia_draw_lines|tia_update_to|tia_draw_deferred)<false>|cule::latch_span_collisions"),
+    ("collisions", r"cule::(draw_span|tia_draw_lines|tia_update_to|tia_draw_deferred|bus_poke_drawn)<false>|"
+                   r"cule::latch_span_collisions"),
     ("pixels", r"cule::(masks_empty|four_pixel_step_\w+)\b"),
     ("registers", r"cule::(bus_peek_chip|bus_poke_chip|tia_poke|tia_peek|riot_peek|riot_poke|hmove|write_\w+|"
                   r"reset_(player|missile0|missile1|ball)|update_\w+|tia_rebuild_masks|\w+_object)\b"),
