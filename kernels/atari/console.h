@@ -358,7 +358,7 @@ struct Bus {
         } else {
             const ChipWrite w = bus_poke_chip<DRAW>(c, fb, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
             cycles = w.cycles;
-            left |= w.frame_done << 31;   // stop()
+            left |= w.frame_done * STOPPED;   // stop(), without a branch or a conditional move
         }
         data_bus = v | WRITE_BIT;
         CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : cycles);
