@@ -7,11 +7,16 @@
 #   host-memory                                                            host RAM at the GPU's scale
 # Needs torch with CUDA, CuPy, and gymnasium (with ale-py and EnvPool for the oracle and the
 # peers) on PYTHONPATH: ../shared/tools/gpu-site.sh builds .gpu-site, which the call carries.
-# The training queue, one call of about 9 minutes (the order is the priority: a call cut short
-# keeps the stages before; cold-start first, as it compiles the kernels the others use):
-#   bash benchmarks/gpu_run.sh build cold-start pong train-fps pong-sticky torchrun
-# and a second, where device time is left:
-#   PONG_RUNS="a2c_vtrace:2 ppo:1" bash benchmarks/gpu_run.sh build pong train-fps-variants host-memory
+# The training queue, time to a score first (the order is the priority: a call cut short keeps
+# the stages before, and a run cut short writes its summary; cold-start first, as it compiles
+# the kernels the others use). A call of about 9 minutes: A2C + V-trace at 1,200 envs to Pong 18,
+# 28.0M frames on the CPU backend, estimated at 3.5-3.7 minutes of training (docs/results.md):
+#   TRAIN_SECONDS=240 EVAL_EVERY=2000000 bash benchmarks/gpu_run.sh build cold-start pong
+# then PPO at 4,096 envs, both with sticky actions, torchrun on all the machine's GPUs:
+#   PONG_RUNS=ppo:1 STICKY_RUNS="a2c_vtrace:1 ppo:1" TRAIN_SECONDS=90 EVAL_EVERY=2000000 \
+#     bash benchmarks/gpu_run.sh build pong pong-sticky torchrun
+# and where device time is left:
+#   bash benchmarks/gpu_run.sh build train-fps train-fps-variants host-memory
 # What fits a session's 15 device minutes (H100, 2026-11-26): build 1 min, smoke 0.5, test over 4
 # (TEST_WORKERS=8: each worker compiles the all-games module first), steps 3, ncu 0.4 a step.
 set -uo pipefail

@@ -221,6 +221,15 @@ def broadcast_int(value: int, dist: Dist) -> int:
     return int(t.item())
 
 
+def all_gather_int(value: int, dist: Dist) -> list[int]:
+    """Every process's `value`, by rank, on every process."""
+    if not dist.distributed:
+        return [value]
+    values = [torch.zeros(1, dtype=torch.int64, device=dist.device) for _ in range(dist.world_size)]
+    torch.distributed.all_gather(values, torch.tensor([value], device=dist.device))
+    return [int(v.item()) for v in values]
+
+
 def cleanup_distributed() -> None:
     if torch.distributed.is_initialized():
         torch.distributed.barrier()
@@ -317,6 +326,7 @@ class TrainingEnv:
         """New games in every env, seeded with `seed`, the frame count set to `frames` (emulator
         frames so far, all processes together); the games in progress are dropped, unlogged."""
         self.obs, info = self.env.reset(seed=seed)
+        self.seed = seed
         self.lives = info["lives"]
         self.frames = frames
         self.episode_returns.zero_()
@@ -527,7 +537,8 @@ class Run:
         summary = dict(
             algo=self.algo, game=self.args.game, num_envs=self.args.num_envs, world_size=self.dist.world_size,
             process_group=torch.distributed.get_backend() if self.dist.distributed else None,
-            seed=self.args.seed, frames=self.env.frames, updates=self.updates,
+            seed=self.args.seed, env_seeds=all_gather_int(self.env.seed, self.dist),   # each process's, by rank
+            frames=self.env.frames, updates=self.updates,
             train_seconds=self._train_seconds(), wall_seconds=time.perf_counter() - self._start,
             phase_seconds=dict(sorted(self.phase_seconds.items(), key=lambda kv: -kv[1])),
             stopped=self.stopped, eval_score=self.eval_score, eval_scores=self.eval_scores,

@@ -1,7 +1,7 @@
 """The training examples (examples/ppo.py, a2c_vtrace.py, dqn.py) on the CPU backend with tiny
 settings: a few updates each, finite losses, every parameter changed, the logs written; their
-return computations against direct formulas; and two processes under torchrun (gloo) ending with
-the same weights."""
+return computations against direct formulas; and two processes under torchrun (gloo), on one
+node or on two, ending with the same weights."""
 import csv
 import json
 import math
@@ -9,6 +9,7 @@ import os
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 
@@ -399,15 +400,45 @@ def test_replay_buffer_pairs_each_observation_with_the_next_step_s():
     assert torch.equal(next_obs, obs + 10)       # the same env, one step later
 
 
-def test_torchrun_two_processes_end_with_the_same_weights(tmp_path):
+# Two updates or more on each process, whose envs are 4 each.
+DISTRIBUTED = {
+    "ppo": ["--num-envs", "4", "--num-steps", "8", "--num-minibatches", "2", "--update-epochs", "1",
+            "--total-frames", "512"],
+    "a2c_vtrace": ["--num-envs", "4", "--num-batches", "2", "--num-steps", "4", "--steps-per-update", "2",
+                   "--total-frames", "256"],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("script, nodes", [("ppo", 1), ("ppo", 2), ("a2c_vtrace", 2)])
+def test_torchrun_processes_end_with_the_same_weights(script, nodes, tmp_path):
+    # Two processes on one node (--standalone, as on one multi-GPU machine), or one on each of
+    # two nodes meeting at a c10d rendezvous, as on a cluster: here two torchrun agents on this
+    # machine, each launching one process (examples/README.md, Several machines).
     weights = tmp_path / "weights"
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-               str(EXAMPLES / "ppo.py"), *TINY, "--num-envs", "4", "--num-steps", "8", "--num-minibatches", "2",
-               "--update-epochs", "1", "--total-frames", "256", "--eval-every", "0",
-               "--logdir", str(tmp_path / "logs"), "--save-weights", str(weights)]
+    run = [str(EXAMPLES / f"{script}.py"), *TINY, *DISTRIBUTED[script], "--eval-every", "0",
+           "--logdir", str(tmp_path / "logs"), "--save-weights", str(weights)]
+    torchrun = [sys.executable, "-m", "torch.distributed.run"]
+    if nodes == 1:
+        commands = [[*torchrun, "--standalone", "--nproc_per_node=2", *run]]
+    else:
+        rendezvous = ["--nnodes=2", "--nproc_per_node=1", "--rdzv-backend=c10d", "--rdzv-id=test",
+                      f"--rdzv-endpoint=127.0.0.1:{free_port()}"]
+        commands = [[*torchrun, *rendezvous, f"--node-rank={node}", *run] for node in range(nodes)]
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=240, env=env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    launched = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                for c in commands]
+    try:
+        outputs = [p.communicate(timeout=240)[0] for p in launched]
+    finally:
+        for p in launched:
+            p.kill()
+    assert all(p.returncode == 0 for p in launched), "\n".join(o[-3000:] for o in outputs)
 
     rank0, rank1 = (torch.load(f"{weights}.rank{r}.pt") for r in (0, 1))
     initial = torch.load(f"{weights}.initial.pt")
@@ -415,7 +446,9 @@ def test_torchrun_two_processes_end_with_the_same_weights(tmp_path):
     assert all(torch.equal(rank0[k], rank1[k]) for k in rank0)
     assert all(not torch.equal(rank0[k], initial[k]) for k in rank0)
     summary = json.loads((tmp_path / "logs" / "summary.json").read_text())
-    assert summary["world_size"] == 2 and summary["frames"] == 256
+    assert summary["world_size"] == 2 and summary["process_group"] == "gloo"
+    assert summary["frames"] == int(DISTRIBUTED[script][-1]) and summary["updates"] >= 2
+    assert summary["env_seeds"] == [0, 1]   # --seed 0: each process's envs seeded apart
 
 
 @pytest.mark.parametrize("script", ["ppo", "a2c_vtrace"])
