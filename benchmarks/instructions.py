@@ -148,7 +148,9 @@ def components(path: Path) -> dict[str, int]:
 
 
 def run_child(engine: str, game: str, envs: int, steps: int, out: Path) -> None:
-    environ = dict(os.environ, PYTHONHASHSEED="0")   # dict probes follow string hashes: fixed, repeatable
+    # Dict probes follow string hashes: fixed, repeatable. One OpenBLAS thread: its idle threads
+    # spin for as long as the scheduler lets them, a few thousand instructions a frame that vary.
+    environ = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
     run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
                           "--child", engine, game, str(envs), str(steps)], capture_output=True, text=True, env=environ)
     if run.returncode != 0 or not out.exists():
