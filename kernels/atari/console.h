@@ -107,7 +107,7 @@ CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* fb,
     Tia& t = place_tia(place, c);
     if (DEFER_KEPT_WRITES) {   // tia_poke's two parts, the second out of line
         addr &= TIA_WRITE_MASK;
-        if (tia_poke_owed(t, addr, v, cycles, last_access_was_read)) return {cycles, 0};
+        if (tia_poke_owed<DRAW>(t, addr, v, cycles, last_access_was_read)) return {cycles, 0};
         return bus_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
     }
     const bool done = tia_poke<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
@@ -631,6 +631,9 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
         c.tia.scanlines_last_frame = tia_scanline(c.tia, c.cycles);
         c.tia.frame_greyed = 0;
     }
+    // The owed drawing is done (a write ending the frame draws, as tia_draw_deferred did): none is
+    // owed now, the same on every backend, whichever writes each left owed.
+    c.tia.clock_deferred_update = c.tia.clock_frame_start;
     if (log) tia_log_end_frame(*log, c.tia, began);
     CULE_TRACE_EVENT(FRAME, 1, 0, !c.tia.partial_frame);
 }

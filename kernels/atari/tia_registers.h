@@ -247,6 +247,15 @@ constexpr u64 NOT_DRAWN = write_registers(WSYNC, RSYNC) | write_registers(AUDC0,
                           write_registers(HMP0, HMBL) | write_registers(HMCLR, HMCLR) |
                           write_registers(CXCLR + 1, TIA_WRITE_MASK);
 
+// The writes that cannot change what a frame's drawing makes: on a frame not drawn, whose drawing
+// latches collisions alone, the colours too.
+template <bool DRAW>
+constexpr u64 NOT_DRAWN_IN = DRAW ? NOT_DRAWN : NOT_DRAWN | write_registers(COLUP0, COLUBK);
+
+CULE_HD void write_colour(Tia& t, u32 addr, u8 value) {
+    t.color[COLOR_SLOT[addr - COLUP0]] = colour_with_loss(t, value);
+}
+
 // Whether `clock` lies past the frame's last scanline (a line count above max_scanlines), without
 // a division.
 CULE_HD bool past_last_line(const Tia& t, i32 clock) {
@@ -268,10 +277,11 @@ CULE_HD bool past_last_line(const Tia& t, i32 clock) {
         t.audio_written |= (u8)(1 << (addr - AUDC0));                          \
         break;
 
-// A write to a register of NOT_DRAWN.
+// A write to a register of NOT_DRAWN_IN<false>.
 CULE_HD void write_undrawn_register(Tia& t, u32 addr, u8 value, i32 clock, u32& cycles, bool last_access_was_read) {
     switch (addr) {
         CULE_UNDRAWN_REGISTER_CASES
+        case COLUP0: case COLUP1: case COLUPF: case COLUBK: write_colour(t, addr, value); break;
         default: break;   // RSYNC and unused addresses
     }
 }
@@ -286,9 +296,7 @@ CULE_HD bool write_register(Tia& t, u8* fb, u32 addr, u8 value, i32 clock, u32& 
         case VBLANK: write_vblank(t, value, cycles); break;
         case NUSIZ0: write_nusiz(t.nusiz0, t.mp0, t.mm0, t.posp0, t.posm0, value); break;
         case NUSIZ1: write_nusiz(t.nusiz1, t.mp1, t.mm1, t.posp1, t.posm1, value); break;
-        case COLUP0: case COLUP1: case COLUPF: case COLUBK:
-            t.color[COLOR_SLOT[addr - COLUP0]] = colour_with_loss(t, value);
-            break;
+        case COLUP0: case COLUP1: case COLUPF: case COLUBK: write_colour(t, addr, value); break;
         case CTRLPF: write_ctrlpf(t, value, hpos()); break;
         case REFP0: write_refp(t.refp0, t.cur_grp0, value); break;
         case REFP1: write_refp(t.refp1, t.cur_grp1, value); break;
@@ -324,10 +332,11 @@ CULE_HD bool write_register(Tia& t, u8* fb, u32 addr, u8 value, i32 clock, u32& 
 // The first part, tia_poke_owed (the host's alone: DEFER_KEPT_WRITES): a write that leaves its
 // drawing owed, done; gives false, having changed nothing, where the write must draw first. The
 // host runs it before the call of the second (bus_poke_chip): it needs few registers.
+template <bool DRAW>
 CULE_HD bool tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
     const i32 clock = (i32)(cycles * 3);
     if (past_last_line(t, clock)) return false;
-    if (NOT_DRAWN >> addr & 1) {
+    if (NOT_DRAWN_IN<DRAW> >> addr & 1) {
         defer_drawing(t, clock);
         write_undrawn_register(t, addr, value, clock, cycles, last_access_was_read);
         return true;
@@ -356,17 +365,15 @@ template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
     addr &= TIA_WRITE_MASK;
     if (DEFER_KEPT_WRITES)
-        return !tia_poke_owed(t, addr, value, cycles, last_access_was_read) &&
+        return !tia_poke_owed<DRAW>(t, addr, value, cycles, last_access_was_read) &&
                tia_poke_drawn<DRAW>(t, fb, addr, value, cycles, last_access_was_read);
     const i32 clock = (i32)(cycles * 3);
     const bool end_frame = past_last_line(t, clock);
-    if ((NOT_DRAWN >> addr & 1) && !end_frame) {
+    if ((NOT_DRAWN_IN<DRAW> >> addr & 1) && !end_frame) {
         defer_drawing(t, clock);
     } else {
-        // The kernels draw at a write of what its register holds but record what the host leaves
-        // owed, so that the backends' states agree byte for byte.
+        // The kernels draw at a write of what its register holds, which the host leaves owed.
         const i32 to = clock + write_delay(t, addr, clock);
-        if (!end_frame && tia_write_keeps_state(t, addr, value)) defer_drawing(t, to);
         tia_update_to<DRAW>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
     }
     return write_register<DRAW>(t, fb, addr, value, clock, cycles, last_access_was_read) || end_frame;
