@@ -90,8 +90,8 @@ struct ChipWrite {
 // bus_poke_chip's few registers.
 template <bool DRAW>
 CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_drawn(Tia& t, u8* fb, u16 addr, u8 v, u32 cycles,
-                                                              bool last_access_was_read) {
-    const bool done = tia_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
+                                                              bool last_access_was_read, bool end_frame) {
+    const bool done = tia_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read, end_frame);
     return {cycles, done};
 }
 
@@ -107,8 +107,9 @@ CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* fb,
     Tia& t = place_tia(place, c);
     if (DEFER_KEPT_WRITES) {   // tia_poke's two parts, the second out of line
         addr &= TIA_WRITE_MASK;
-        if (tia_poke_owed<DRAW>(t, addr, v, cycles, last_access_was_read)) return {cycles, 0};
-        return bus_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
+        const TiaWrite part = tia_poke_owed<DRAW>(t, addr, v, cycles, last_access_was_read);
+        if (part == WRITE_OWED) return {cycles, 0};
+        return bus_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read, part == WRITE_ENDS_FRAME);
     }
     const bool done = tia_poke<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
     return {cycles, done};

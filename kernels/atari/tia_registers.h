@@ -330,29 +330,32 @@ CULE_HD bool write_register(Tia& t, u8* fb, u32 addr, u8 value, i32 clock, u32& 
 // cut by the instruction cap catches up in console_frame.
 //
 // The first part, tia_poke_owed (the host's alone: DEFER_KEPT_WRITES): a write that leaves its
-// drawing owed, done; gives false, having changed nothing, where the write must draw first. The
-// host runs it before the call of the second (bus_poke_chip): it needs few registers.
+// drawing owed, done (WRITE_OWED); otherwise, having changed nothing, whether the write that must
+// draw first also ends the frame. The host runs it before the call of the second (bus_poke_chip):
+// it needs few registers.
+enum TiaWrite : u32 { WRITE_OWED, WRITE_DRAWS, WRITE_ENDS_FRAME };
+
 template <bool DRAW>
-CULE_HD bool tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
+CULE_HD TiaWrite tia_poke_owed(Tia& t, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
     const i32 clock = (i32)(cycles * 3);
-    if (past_last_line(t, clock)) return false;
+    if (past_last_line(t, clock)) return WRITE_ENDS_FRAME;
     if (NOT_DRAWN_IN<DRAW> >> addr & 1) {
         defer_drawing(t, clock);
         write_undrawn_register(t, addr, value, clock, cycles, last_access_was_read);
-        return true;
+        return WRITE_OWED;
     }
-    if (!tia_write_keeps_state(t, addr, value)) return false;
+    if (!tia_write_keeps_state(t, addr, value)) return WRITE_DRAWS;
     defer_drawing(t, clock + write_delay(t, addr, clock));
-    return true;
+    return WRITE_OWED;
 }
 
 // The second part: the drawing up to the write and past its delay, and past a deferred write's
 // delay too, as Stella had drawn (a playfield write's reaches past a write a cycle later); then the
-// write. Returns true when it ends the frame.
+// write. Returns true when it ends the frame (`end_frame`: the first part's finding).
 template <bool DRAW>
-CULE_HD bool tia_poke_drawn(Tia& t, u8* fb, u32 addr, u8 value, u32& cycles, bool last_access_was_read) {
+CULE_HD bool tia_poke_drawn(Tia& t, u8* fb, u32 addr, u8 value, u32& cycles, bool last_access_was_read,
+                            bool end_frame) {
     const i32 clock = (i32)(cycles * 3), to = clock + write_delay(t, addr, clock);
-    const bool end_frame = past_last_line(t, clock);
     tia_update_to<DRAW, true>(t, fb, to > t.clock_deferred_update ? to : t.clock_deferred_update);
     return write_register<DRAW>(t, fb, addr, value, clock, cycles, last_access_was_read) || end_frame;
 }
@@ -364,9 +367,11 @@ CULE_HD bool tia_poke_drawn(Tia& t, u8* fb, u32 addr, u8 value, u32& cycles, boo
 template <bool DRAW>
 CULE_HD bool tia_poke(Tia& t, u8* fb, u16 addr, u8 value, u32& cycles, bool last_access_was_read) {
     addr &= TIA_WRITE_MASK;
-    if (DEFER_KEPT_WRITES)
-        return !tia_poke_owed<DRAW>(t, addr, value, cycles, last_access_was_read) &&
-               tia_poke_drawn<DRAW>(t, fb, addr, value, cycles, last_access_was_read);
+    if (DEFER_KEPT_WRITES) {
+        const TiaWrite part = tia_poke_owed<DRAW>(t, addr, value, cycles, last_access_was_read);
+        return part != WRITE_OWED &&
+               tia_poke_drawn<DRAW>(t, fb, addr, value, cycles, last_access_was_read, part == WRITE_ENDS_FRAME);
+    }
     const i32 clock = (i32)(cycles * 3);
     const bool end_frame = past_last_line(t, clock);
     if ((NOT_DRAWN_IN<DRAW> >> addr & 1) && !end_frame) {
