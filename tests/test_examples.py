@@ -429,7 +429,7 @@ def test_torchrun_processes_end_with_the_same_weights(script, nodes, tmp_path):
     else:
         rendezvous = ["--nnodes=2", "--nproc_per_node=1", "--rdzv-backend=c10d", "--rdzv-id=test",
                       f"--rdzv-endpoint=127.0.0.1:{free_port()}"]
-        commands = [[*torchrun, *rendezvous, f"--node-rank={node}", *run] for node in range(nodes)]
+        commands = [[*torchrun, *rendezvous, *run]] * nodes   # the rendezvous numbers the nodes
     env = dict(os.environ, OMP_NUM_THREADS="1")
     launched = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
                 for c in commands]
