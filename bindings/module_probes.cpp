@@ -30,7 +30,7 @@ struct FlatBus {
     u32 cycles;
     pybind11::list accesses;
     FetchWindow fetch = {nullptr, 0, 0};   // none: every byte is read through peek, and logged
-    u32 left = 1;
+    u32 left = 0;   // as Bus::left: this instruction, none after it
     u8 peek(u16 addr) {
         accesses.append(pybind11::make_tuple("r", addr, mem[addr]));
         return mem[addr];
@@ -41,7 +41,7 @@ struct FlatBus {
     }
     void add_cycles(u32 n) { cycles += n; }
     void open_fetch(u32) {}
-    void stop() { left = 0; }
+    void stop() { left |= 0xC0000000u; }
     void fetched(u32) {}
     u32 code_key(u32 pc) const { return pc; }
     TimerWait wait_on_timer(const Regs&, u32, u32) { return {0, 0, 0, 0}; }   // one instruction at a time
@@ -171,7 +171,7 @@ PYBIND11_MODULE(_probes, m) {
             u32 n = 0, steps = 0;
             Regs regs = regs_of(c.cpu);
             for (; n < instructions && !regs.halted; ++steps) {
-                bus.left = at_once ? instructions - n : 1;
+                bus.left = at_once ? instructions - n - 1 : 0;   // the instructions it may run, less one
                 n += cpu_run(regs, bus);
             }
             c.cpu = cpu_of(regs);

@@ -182,7 +182,7 @@ class Interpreter:
                     slow[(CONSOLE_SOURCE.name, i + 2)] = "cart"
             elif "v = peek_chip(addr);" in t or "bus_poke_chip<DRAW>(" in t:
                 slow[(CONSOLE_SOURCE.name, i + 1)] = "chip"
-        wait = find("if (branched && (i32)bus.left > 1)", run)
+        wait = find("if (branched && (i32)bus.left > 0)", run)
         for n in range(wait, run_end):
             if lines[n].strip() == "}":
                 break

@@ -647,11 +647,11 @@ CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
 #endif
 template <class Bus>
 CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
-    --bus.left;
     const u32 branched = cpu_step(r, bus);
+    --bus.left;
 #ifdef CULE_RUNS_TIMER_WAITS
-    if (branched && (i32)bus.left > 1) {
-        const TimerWait w = bus.wait_on_timer(r, branched & 7, bus.left);
+    if (branched && (i32)bus.left > 0) {
+        const TimerWait w = bus.wait_on_timer(r, branched & 7, bus.left + 1);
         if (w.instructions) m6502::poll_read(r, w.opcode, w.value);
         bus.left -= w.instructions;
         return 1 + w.instructions;
