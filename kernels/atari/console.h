@@ -614,8 +614,18 @@ CULE_HD void console_frame(Console& c, u8* screen, const u8* rom, TiaLog* log = 
 #ifdef __CUDA_ARCH__
     if (IN_PASSES) run_frame_in_passes(cpu, bus, tiles.plan);
     else
-#endif
     while (bus.runs()) cpu_run(cpu, bus);
+#else
+    // cpu_run's loop, dispatched through a table of the cases' addresses (CULE_LABELLED_OPCODES)
+    static void* const OPCODE_CASES[256] = {CULE_OPCODE_LABELS};
+    while (bus.runs()) {
+        u32 ops, branched;
+        goto* OPCODE_CASES[cpu_fetch(cpu, bus, ops)];
+        CULE_LABELLED_OPCODES
+    executed:
+        cpu_run(cpu, bus, branched);
+    }
+#endif
     c.cpu = cpu_of(cpu);
     c.frame_done = bus.stopped() && !cpu.halted;   // a write to the TIA ended it
     bus.write_back();

@@ -586,20 +586,15 @@ CULE_INLINE u32 execute(Regs& r, Bus& bus, u32 opcode, Operand operand, u8 mode,
     CULE_OPCODE(n + 10) CULE_OPCODE(n + 11) CULE_OPCODE(n + 12) CULE_OPCODE(n + 13) CULE_OPCODE(n + 14) \
     CULE_OPCODE(n + 15)
 
-// One instruction. Its bytes are read from the cartridge's window where all of them lie there
+#if !defined(__CUDA_ARCH__)
+// The host's fetch of an instruction (cpu_step's and console_frame's): its opcode, and its operand
+// bytes into `ops`. They are read from the cartridge's window where all of them lie there
 // (Bus::fetch: one test, no access that could have an effect), else through the bus one at a
-// time, in the 6502's order, the PC wrapped first. A GPU warp runs few distinct paths through the
-// two small switches of `execute`; a host core predicts one 256-way dispatch much better than two
-// in a row. Gives execute's result.
+// time, in the 6502's order, the PC wrapped first.
 template <class Bus>
-CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
-#if defined(__CUDA_ARCH__)
-    r.pc &= 0xFFFF;
-    const u8 opcode = (u8)bus.peek((u16)r.pc);
-    return execute(r, bus, opcode, ReadThrough{r.pc + 1}, CULE_DECODE(m6502::OPCODES[opcode]));
-#else
-    u8 opcode;
-    u32 ops = 0;
+CULE_INLINE u32 cpu_fetch(Regs& r, Bus& bus, u32& ops) {
+    u32 opcode;
+    ops = 0;
     if (!bus.fetch.holds(r.pc)) {
         r.pc &= 0xFFFF;
         bus.open_fetch(r.pc);
@@ -616,14 +611,29 @@ CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
     } else {
         // The operand bytes are read at the count the instruction's accesses see, which `execute`
         // adds for good.
-        opcode = (u8)bus.peek((u16)r.pc);
+        opcode = bus.peek((u16)r.pc);
         bus.add_cycles(m6502::CYCLES[opcode]);
         const u32 fetched = m6502::OPCODES[opcode] >> 13;
         if (fetched) ops = bus.peek((u16)(r.pc + 1));
         if (fetched > 1) ops |= (u32)bus.peek((u16)(r.pc + 2)) << 8;
         bus.add_cycles(0u - m6502::CYCLES[opcode]);
     }
-    switch (opcode) {
+    return opcode;
+}
+#endif
+
+// One instruction (cpu_fetch on the host). A GPU warp runs few distinct paths through the two
+// small switches of `execute`; a host core predicts one 256-way dispatch much better than two in
+// a row. Gives execute's result.
+template <class Bus>
+CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
+#if defined(__CUDA_ARCH__)
+    r.pc &= 0xFFFF;
+    const u8 opcode = (u8)bus.peek((u16)r.pc);
+    return execute(r, bus, opcode, ReadThrough{r.pc + 1}, CULE_DECODE(m6502::OPCODES[opcode]));
+#else
+    u32 ops;
+    switch (cpu_fetch(r, bus, ops)) {
         CULE_OPCODES16(0x00) CULE_OPCODES16(0x10) CULE_OPCODES16(0x20) CULE_OPCODES16(0x30)
         CULE_OPCODES16(0x40) CULE_OPCODES16(0x50) CULE_OPCODES16(0x60) CULE_OPCODES16(0x70)
         CULE_OPCODES16(0x80) CULE_OPCODES16(0x90) CULE_OPCODES16(0xA0) CULE_OPCODES16(0xB0)
@@ -633,10 +643,36 @@ CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
 #endif
 }
 
-// One instruction, or with a loop that waits for the timer as many of its instructions as the
-// bus runs at once (Bus::wait_on_timer); gives the number run, each taken from the bus's budget
-// for the frame (Bus::left), which must hold one. The GPU's kernels
-// run such waits at once: a lane polling the timer would otherwise run alone. The host does only
+// The host's frame loop (console_frame) runs cpu_run's instructions with a dispatch of its own: a
+// jump through a table of its 256 cases' addresses (GNU C's labels as values; the opcode a u32,
+// cpu_fetch's, as a u8 took g++ a sign extension), where a switch's table in position-independent
+// code holds offsets, two instructions more a dispatch (v5, callgrind, 8 envs, 2-core AMD EPYC,
+// g++ 12.2, 2026-12-07: Pong 433.3K to 420.0K host instructions a frame, Seaquest 509.6K to 499.8K). A
+// function that takes its labels' addresses is never inlined, so the cases are console_frame's
+// own, written out by these: CULE_OPCODE_LABELS, the table's entries; CULE_LABELLED_OPCODES, the
+// cases, each of which executes its opcode (console_frame's `cpu` and `bus`, the operand bytes
+// `ops`), sets `branched` to what execute gives and goes to `executed`.
+#if !defined(__CUDA_ARCH__)
+#define CULE_HEX16(M, h)                                                                                           \
+    M(h, 0) M(h, 1) M(h, 2) M(h, 3) M(h, 4) M(h, 5) M(h, 6) M(h, 7) M(h, 8) M(h, 9) M(h, A) M(h, B) M(h, C) M(h, D) \
+    M(h, E) M(h, F)
+#define CULE_HEX256(M)                                                                                       \
+    CULE_HEX16(M, 0) CULE_HEX16(M, 1) CULE_HEX16(M, 2) CULE_HEX16(M, 3) CULE_HEX16(M, 4) CULE_HEX16(M, 5)     \
+    CULE_HEX16(M, 6) CULE_HEX16(M, 7) CULE_HEX16(M, 8) CULE_HEX16(M, 9) CULE_HEX16(M, A) CULE_HEX16(M, B)     \
+    CULE_HEX16(M, C) CULE_HEX16(M, D) CULE_HEX16(M, E) CULE_HEX16(M, F)
+#define CULE_OPCODE_LABEL(h, l) &&opcode_##h##l,
+#define CULE_LABELLED_OPCODE(h, l)                                                                        \
+    opcode_##h##l:                                                                                        \
+    branched = execute(cpu, bus, 0x##h##l, Fetched{ops}, CULE_DECODE(m6502::OPCODES[0x##h##l]));          \
+    goto executed;
+#define CULE_OPCODE_LABELS CULE_HEX256(CULE_OPCODE_LABEL)
+#define CULE_LABELLED_OPCODES CULE_HEX256(CULE_LABELLED_OPCODE)
+#endif
+
+// What follows an instruction that gave `branched` (cpu_step): with a loop that waits for the
+// timer, as many of its instructions as the bus runs at once (Bus::wait_on_timer); gives the number
+// run, each taken from the bus's budget for the frame (Bus::left), which must hold one. The GPU's
+// kernels run such waits at once: a lane polling the timer would otherwise run alone. The host does only
 // with -DCULE_TIMER_WAIT (the tests' and benchmarks' builds, `make build/timer_wait/_core.so`): there
 // they cost about what they save (v5, 10 games: callgrind's instructions per frame 0.0% fewer as a
 // geometric mean, Pong 8.8% more; frames/s 1.3% fewer; benchmarks/timer_wait.py), the exact same
@@ -646,8 +682,7 @@ CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
 #define CULE_RUNS_TIMER_WAITS 1
 #endif
 template <class Bus>
-CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
-    const u32 branched = cpu_step(r, bus);
+CULE_INLINE u32 cpu_run(Regs& r, Bus& bus, u32 branched) {
     --bus.left;
 #ifdef CULE_RUNS_TIMER_WAITS
     if (branched && (i32)bus.left > 0) {
@@ -657,12 +692,18 @@ CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
         return 1 + w.instructions;
     }
 #else
+    (void)r;
     (void)branched;
 #endif
     return 1;
 }
+
+// One instruction and what follows it.
+template <class Bus>
+CULE_INLINE u32 cpu_run(Regs& r, Bus& bus) {
+    return cpu_run(r, bus, cpu_step(r, bus));
+}
 #undef CULE_OPCODES16
 #undef CULE_OPCODE
-#undef CULE_DECODE
 
 }  // namespace cule
