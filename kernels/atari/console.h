@@ -80,9 +80,10 @@ CULE_HOST_FLATTEN CULE_NOINLINE u8 bus_peek_chip(Console& c, u8* fb, TiaLog* log
 }
 
 // What a write to the chips changes of the Bus's: the cycle counter (WSYNC), the frame's end.
+enum : u32 { FRAME_STOPPED = 0xC0000000u };
 struct ChipWrite {
     u32 cycles;
-    u32 frame_done;
+    u32 stop;   // FRAME_STOPPED where the write ended the frame, else 0: the bits the Bus's `left` takes
 };
 
 // A write to the TIA that draws first (tia_poke_drawn, its drawing inline): out of line on the
@@ -92,7 +93,7 @@ template <bool DRAW>
 CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_drawn(Tia& t, u8* fb, u16 addr, u8 v, u32 cycles,
                                                               bool last_access_was_read, bool end_frame) {
     const bool done = tia_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read, end_frame);
-    return {cycles, done};
+    return {cycles, done ? FRAME_STOPPED : 0u};
 }
 
 // A write to the TIA or the RIOT's ports and timer (RAM is the Bus's).
@@ -112,7 +113,7 @@ CULE_HOST_FLATTEN CULE_HOST_NOINLINE ChipWrite bus_poke_chip(Console& c, u8* fb,
         return bus_poke_drawn<DRAW>(t, fb, addr, v, cycles, last_access_was_read, part == WRITE_ENDS_FRAME);
     }
     const bool done = tia_poke<DRAW>(t, fb, addr, v, cycles, last_access_was_read);
-    return {cycles, done};
+    return {cycles, done ? FRAME_STOPPED : 0u};
 }
 
 // The CPU has just branched back 5 bytes, to `pc`. If a read of the RIOT timer is there, the two
@@ -311,7 +312,7 @@ struct Bus {
     // instructions a frame fewer than a count from the cap to 0).
     u32 left = FRAME_INSTRUCTION_CAP - 1;
     TiaPlace place = tia_place(c, log);
-    enum : u32 { WRITE_BIT = 0x100, STOPPED = 0xC0000000u };
+    enum : u32 { WRITE_BIT = 0x100, STOPPED = FRAME_STOPPED };
 
     CULE_INLINE bool runs() const { return (i32)left >= 0; }
     CULE_INLINE bool stopped() const { return (i32)left < -1; }
@@ -362,7 +363,7 @@ struct Bus {
         } else {
             const ChipWrite w = bus_poke_chip<DRAW>(c, fb, log, addr, v, cycles, !(data_bus & WRITE_BIT), place);
             cycles = w.cycles;
-            left |= w.frame_done * STOPPED;   // stop(), without a branch or a conditional move
+            left |= w.stop;   // stop(), without a branch or a conditional move
         }
         data_bus = v | WRITE_BIT;
         CULE_TRACE_EVENT(WRITE, v, addr, (addr & 0x1280) == 0x80 ? 0 : cycles);

@@ -647,11 +647,11 @@ CULE_INLINE u32 cpu_step(Regs& r, Bus& bus) {
 // jump through a table of its 256 cases' addresses (GNU C's labels as values; the opcode a u32,
 // cpu_fetch's, as a u8 took g++ a sign extension), where a switch's table in position-independent
 // code holds offsets, two instructions more a dispatch (v5, callgrind, 8 envs, 2-core AMD EPYC,
-// g++ 12.2, 2026-12-07: Pong 433.3K to 420.0K host instructions a frame, Seaquest 509.6K to 499.8K). A
-// function that takes its labels' addresses is never inlined, so the cases are console_frame's
-// own, written out by these: CULE_OPCODE_LABELS, the table's entries; CULE_LABELLED_OPCODES, the
-// cases, each of which executes its opcode (console_frame's `cpu` and `bus`, the operand bytes
-// `ops`), sets `branched` to what execute gives and goes to `executed`.
+// g++ 12.2, 2026-12-07: Pong 433.3K to 420.0K host instructions a frame, Seaquest 509.6K to
+// 499.8K). A function that takes its labels' addresses is never inlined, so the cases are
+// console_frame's own, written out by these: CULE_OPCODE_LABELS, the table's entries;
+// CULE_LABELLED_OPCODES, the cases, each of which executes its opcode (console_frame's `cpu` and
+// `bus`, the operand bytes `ops`), sets `branched` to what execute gives and goes to `executed`.
 #if !defined(__CUDA_ARCH__)
 #define CULE_HEX16(M, h)                                                                                           \
     M(h, 0) M(h, 1) M(h, 2) M(h, 3) M(h, 4) M(h, 5) M(h, 6) M(h, 7) M(h, 8) M(h, 9) M(h, A) M(h, B) M(h, C) M(h, D) \
