@@ -23,7 +23,7 @@ Functions without a name of their own (library code, static functions of a strip
 for their callers, in proportion to the instructions each call took.
 
     python benchmarks/instructions.py                            # 10 games, both engines
-    python benchmarks/instructions.py --games pong seaquest --engines cule
+    python benchmarks/instructions.py --games pong seaquest --engines cule --jobs 2
 
 writes benchmarks/results/instructions-<date>.json and prints a table per game.
 """
@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -157,13 +158,12 @@ def run_child(engine: str, game: str, envs: int, steps: int, out: Path) -> None:
         raise RuntimeError(f"callgrind of {engine} {game} failed: {run.stderr[-2000:]}")
 
 
-def measure(engine: str, game: str, envs: int, steps: tuple[int, int]) -> dict:
+def measure(engine: str, game: str, envs: int, steps: tuple[int, int], pool: ThreadPoolExecutor) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        parts = []
-        for n in steps:
-            path = Path(tmp) / f"{n}.out"
-            run_child(engine, game, envs, n, path)
-            parts.append(components(path))
+        paths = [Path(tmp) / f"{n}.out" for n in steps]
+        # callgrind's counts are the same however many run at once
+        list(pool.map(lambda n, path: run_child(engine, game, envs, n, path), steps, paths))
+        parts = [components(path) for path in paths]
     frames = (steps[1] - steps[0]) * envs * FRAMESKIP
     per_frame = {c: round((parts[1][c] - parts[0][c]) / frames) for c in COMPONENTS}
     per_frame["total"] = sum(per_frame[c] for c in COMPONENTS)
@@ -197,6 +197,7 @@ def main() -> None:
     parser.add_argument("--engines", nargs="+", default=["cule", "ale_py"], choices=["cule", "ale_py"])
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--steps", nargs=2, type=int, default=[20, 120], metavar=("A", "B"))
+    parser.add_argument("--jobs", type=int, default=1, help="callgrind runs at once")
     parser.add_argument("--note", default="", help="what was measured, for the results file (another build of cule, say)")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -208,8 +209,10 @@ def main() -> None:
 
     facts = machine_facts()
     rows = []
+    pool = ThreadPoolExecutor(max(1, args.jobs))
     for game in args.games:
-        row = {"game": game, **{engine: measure(engine, game, args.envs, tuple(args.steps)) for engine in args.engines}}
+        row = {"game": game, **{engine: measure(engine, game, args.envs, tuple(args.steps), pool)
+                                for engine in args.engines}}
         rows.append(row)
         print(game)
         for c in (*COMPONENTS, "total"):
