@@ -288,7 +288,7 @@ CULE_HD CartWindow cart_window(const Cart& c, const u8* rom, u16 addr) {
 }
 
 // The run of a window's bytes that lie in order around a PC: an instruction that starts at
-// [lo, lo + len) has its three bytes there, from code[pc - lo] (cpu6502.h, cpu_step). A PC in
+// [lo, lo + len) has its three bytes there, from code[pc - lo] (cpu6502.h, cpu_fetch). A PC in
 // another mirror of the cartridge than the one opened at falls outside: the fetch opens it again.
 struct FetchWindow {
     const u8* code;

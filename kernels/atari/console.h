@@ -331,7 +331,7 @@ struct Bus {
         fetch.len = 0;
     }
     CULE_INLINE void open_fetch(u32 pc) { fetch = fetch_window(window, pc); }
-    // The data bus after a fetch from the window (cpu_step), which read nothing through the bus.
+    // The data bus after a fetch from the window (cpu_fetch), which read nothing through the bus.
     CULE_INLINE void fetched(u32 last_byte) { data_bus = last_byte; }
 
     // ROM and RAM, most of the accesses, inline; the chips out of line.

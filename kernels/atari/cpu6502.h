@@ -2,13 +2,13 @@
 // (addressing mode, operation, and so the access it makes at its operand address); `execute`
 // resolves the operand address by mode, reads there if the access reads, performs the operation
 // and writes its result there if the access writes. Two small switches instead of 256 cases
-// also keep GPU warps on few paths; the host expands them once per opcode (cpu_step).
+// also keep GPU warps on few paths; the host expands them per opcode (cpu_step, console_frame).
 //
 // While a frame runs, the registers are 32-bit locals (Regs), which the compilers keep in machine
 // registers with the bus's cycle counter and data bus, where the state's packed bytes and the
 // console's fields were loaded and stored at every instruction. On the host, the flags N and Z are
 // kept as the value that set them, and an instruction whose bytes lie in the cartridge's window of
-// plain reads is fetched from it whole, after one test (Bus::fetch, cpu_step); the GPU keeps N and
+// plain reads is fetched from it whole, after one test (Bus::fetch, cpu_fetch); the GPU keeps N and
 // Z in P and reads each byte through the bus, which NVRTC allocates fewer registers for (the
 // flags' and ReadThrough's comments). v5 Pong, callgrind: 417.7K host instructions a frame in the
 // interpreter and its RAM and ROM decoding before, 232K after (benchmarks/instructions.py).
@@ -43,7 +43,7 @@ enum : u8 { FLAG_C = 0x01, FLAG_Z = 0x02, FLAG_I = 0x04, FLAG_D = 0x08, FLAG_B =
 
 // The registers while the CPU runs: a word each, every one a byte but the PC.
 struct Regs {
-    u32 pc;       // past $FFFF only until the next fetch, which wraps it (cpu_step)
+    u32 pc;       // past $FFFF only until the next fetch, which wraps it (cpu_step, cpu_fetch)
     u32 a, x, y, sp;
     u32 p;        // P; on the host its N and Z bits are nz's (m6502::LAZY_NZ)
     u32 nz;       // on the host, what last set N and Z: Z while its low byte is 0, N while bit 7 or
@@ -399,7 +399,7 @@ CULE_INLINE void rti(Regs& r, Bus& bus) {
 }
 
 // An instruction's operand bytes, low byte first, as `execute` uses them (operand(bus, i)). The
-// host reads them with the opcode, from the cartridge's window or through the bus (cpu_step):
+// host reads them with the opcode, from the cartridge's window or through the bus (cpu_fetch):
 // Fetched. The GPU reads each through the bus where the instruction uses it, as the 6502 does and
 // as its kernels did before: ReadThrough. Fetched there took NVRTC's cule_redo from 134 registers
 // to 168 (sm_90, Pong's module), where cule_step_logged went from 130 to 128.
@@ -438,7 +438,7 @@ CULE_INLINE u32 operand_word(Bus& bus, Operand operand) {
 }
 
 // The instruction after its opcode's fetch (cpu_step), `operand` its operand bytes (`fetched` of
-// them), for an addressing mode, an access and an operation. On the host it is expanded once per opcode with all of them constant (see cpu_step),
+// them), for an addressing mode, an access and an operation. On the host it is expanded once per opcode with all of them constant (cpu_step, console_frame),
 // on the GPU it runs with the values from the table: one definition either way. Gives
 // BRANCHED_BACK | the branch's index after a branch taken 5 bytes back, else 0.
 template <class Bus, class Operand>
