@@ -22,10 +22,11 @@
 namespace cule::bindings {
 namespace py = pybind11;
 
-// A full-size observation, observed_channel for every byte, the branches resolved outside.
+// A line of a full-size observation, observed_channel for every byte, the branches resolved
+// outside.
 template <bool GREY, bool POOL>
-void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* dst) {
-    for (i32 p = 0; p < pixels; ++p)
+void full_line(const u8* frame, const u8* previous, bool pal, u8* dst) {
+    for (i32 p = 0; p < SCREEN_WIDTH; ++p)
         for (i32 k = 0; k < (GREY ? 1 : 3); ++k) *dst++ = observed_channel(frame, previous, POOL, pal, GREY, p, k);
 }
 
@@ -33,7 +34,7 @@ void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* d
 // their 12 bytes in one 8-byte and one 4-byte store, from a table of R, G, B in memory order
 // (little-endian, as x86 and NVIDIA GPUs are).
 template <>
-inline void full_frame<false, false>(const u8* frame, const u8*, bool pal, i32 pixels, u8* dst) {
+inline void full_line<false, false>(const u8* frame, const u8*, bool pal, u8* dst) {
     using Table = std::array<u64, 256>;
     auto table = [](bool pal) {
         Table t{};
@@ -45,7 +46,7 @@ inline void full_frame<false, false>(const u8* frame, const u8*, bool pal, i32 p
     static const Table ntsc = table(false), pal_table = table(true);
     const u64* rgb = (pal ? pal_table : ntsc).data();
     static_assert(SCREEN_WIDTH % 4 == 0, "whole groups of four pixels per line");
-    for (const u8 *f = frame, *end = frame + pixels; f < end; f += 4, dst += 12) {
+    for (const u8 *f = frame, *end = frame + SCREEN_WIDTH; f < end; f += 4, dst += 12) {
         u32 four;
         std::memcpy(&four, f, 4);
         const u64 a = rgb[four & 0xFF], b = rgb[four >> 8 & 0xFF], c = rgb[four >> 16 & 0xFF], d = rgb[four >> 24];
@@ -53,6 +54,21 @@ inline void full_frame<false, false>(const u8* frame, const u8*, bool pal, i32 p
         const u32 high = (u32)(c >> 16 | d << 8);
         std::memcpy(dst, &low, 8);
         std::memcpy(dst + 8, &high, 4);
+    }
+}
+
+// A full-size observation (getScreenRGB's, AtariPreprocessing's getScreenGrayscale twice a
+// step), line by line: a line whose pixels (and, pooled, whose previous frame's pixels) repeat
+// the line above copies that line's bytes, as most lines of most frames do (backgrounds,
+// playfields), for a fraction of the palette's lookups.
+template <bool GREY, bool POOL>
+void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* dst) {
+    constexpr i32 line_bytes = SCREEN_WIDTH * (GREY ? 1 : 3);
+    for (i32 p = 0; p < pixels; p += SCREEN_WIDTH, dst += line_bytes) {
+        if (p && !std::memcmp(frame + p, frame + p - SCREEN_WIDTH, SCREEN_WIDTH) &&
+            (!POOL || !std::memcmp(previous + p, previous + p - SCREEN_WIDTH, SCREEN_WIDTH)))
+            std::memcpy(dst, dst - line_bytes, line_bytes);
+        else full_line<GREY, POOL>(frame + p, POOL ? previous + p : nullptr, pal, dst);
     }
 }
 

@@ -32,7 +32,14 @@ def test_shrunk_frames_without_avx2_are_observe_elements():
     assert run.returncode == 0, run.stderr[-3000:]
 
 
-def compare_shrunk_and_observed(game: str) -> None:
+def test_frames_of_repeated_lines_are_observe_elements():
+    """Full-size frames copy a line that repeats the one above (vec_env.h's full_frame): lines
+    repeated in pairs on one screen and in threes on the other, so that under pooling some lines
+    repeat on both frames and some on one."""
+    compare_shrunk_and_observed("pong", repeats=(2, 3))
+
+
+def compare_shrunk_and_observed(game: str, repeats: tuple[int, int] | None = None) -> None:
     envs = [CuleEnv(game, 3, device="cpu", backend=backend, maxpool=True) for backend in ("cpu", "cuda")]
     for env in envs:
         env.reset(seed=0)
@@ -40,6 +47,11 @@ def compare_shrunk_and_observed(game: str) -> None:
     machine = _core.layout()["machine"]
     generator = torch.Generator().manual_seed(0)
     states[:, machine:] = torch.randint(0, 256, states[:, machine:].shape, dtype=torch.uint8, generator=generator)
+    if repeats:   # the two screens after the machine, each of whole 160-pixel lines
+        screens = states[:, machine:].view(len(states), 2, -1, 160)
+        for screen, run in enumerate(repeats):
+            lines = torch.arange(screens.shape[2])
+            screens[:, screen] = screens[:, screen, lines - lines % run]
     for env in envs:
         env.set_states(states)
     height = envs[0].game.screen_height
