@@ -167,7 +167,8 @@ class VecEnv {
 
     // The single env's step (CuleAtariEnv's): env 0's step and its stack advanced in one call, the
     // results as Python values, (reward, terminated, truncated, lives, frame_number,
-    // episode_frame_number), where step() and advance_stacks() fill arrays for N envs.
+    // episode_frame_number), the reward a float as AtariEnv's, where step() and advance_stacks()
+    // fill arrays for N envs.
     py::tuple step_one(u32 input, py::array_t<u8, py::array::c_style>& out) {
         if (n_ != 1) throw std::logic_error("step_one steps a VecEnv of one env, this one has " + std::to_string(n_));
         u8* stacks = stack_buffer(out);
@@ -182,7 +183,7 @@ class VecEnv {
             stacks_.newest = newest;
         }
         const Machine& m = machines_[0];
-        return py::make_tuple(s.reward, (bool)s.terminated, (bool)s.truncated, (i32)m.game.lives, m.frame_number,
+        return py::make_tuple((double)s.reward, (bool)s.terminated, (bool)s.truncated, (i32)m.game.lives, m.frame_number,
                               m.episode_frame_number);
     }
 

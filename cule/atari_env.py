@@ -80,6 +80,8 @@ class CuleAtariEnv(gymnasium.Env):
         self._frameskip = frameskip   # AtariEnv's name, which gymnasium's AtariPreprocessing reads
         self._action_set = list(self._env.action_set)   # AtariEnv's: ALE's ids of the actions
         self._over = (False, False)   # the last step's terminated and truncated
+        # A step is one step of the env underneath, with nothing of _play's to add.
+        self._plays_one = isinstance(frameskip, int) and not self.sound_obs
         self.ale = CuleALE(self)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -107,7 +109,11 @@ class CuleAtariEnv(gymnasium.Env):
     def step(self, action):
         if (type(action) is int or isinstance(action, np.integer)) and 0 <= action < len(self._action_set) \
                 and self._env._steps_one:   # the common case, lean: no arrays in, no tensors out
-            return self._play(lambda: self._lean_step(action))
+            if not self._plays_one:
+                return self._play(lambda: self._lean_step(action))
+            obs, reward, terminated, truncated, info = self._lean_step(action)
+            self._over = (terminated, truncated)
+            return obs[0, 0], reward, terminated, truncated, info
         if self.continuous and np.shape(action) != (3,):
             raise ValueError(f"a continuous action is (radius, angle, fire), got shape {np.shape(action)}")
         actions = np.asarray(action)[None] if self.continuous else np.asarray([action])

@@ -401,6 +401,7 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         self.action_set = tuple(range(18)) if full_action_space else self.game.minimal_actions
         # Action index -> the step's input at full paddle strength.
         self._action_table = step_inputs(np.asarray(self.action_set)).numpy()
+        self._action_words = self._action_table.tolist()   # as Python ints, for _step_one
         frame_shape = (self.img_height, self.img_width) + (() if self.grayscale else (3,))
         if self.obs_type == "ram":
             frame_shape = (RAM_BYTES,)
@@ -478,14 +479,22 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         """step() of checked inputs (step_inputs, on the env's device): ALEInterface.act's."""
         return self._step(inputs)
 
-    @_one_thread_at_a_time
-    @_after_reset
     def _step_one(self, action: int) -> tuple:
         """step() of a one-env CuleEnv where `_steps_one` holds (CuleAtariEnv's): action index
         `action`, checked by the caller; the engine's step and observation in one call (so no
         signal lands between them), no tensors made: (observation stack, reward, terminated,
-        truncated, lives, frame_number, episode_frame_number), numpy and Python values."""
-        return self._backend.step_one(int(self._action_table[action]))
+        truncated, lives, frame_number, episode_frame_number), numpy and Python values. The
+        checks of _one_thread_at_a_time and _after_reset written out, a frame's call apiece for
+        AtariPreprocessing's clients (torch's threads play no part: no tensors)."""
+        if not self._in_call.acquire(blocking=False):
+            raise RuntimeError(f"CuleEnv.step() called while another thread is in a call on this env "
+                               f"({self.game.id}): use each env from one thread at a time")
+        try:
+            if not self._started:
+                raise gymnasium.error.ResetNeeded("call reset() before step()")
+            return self._backend.step_one(self._action_words[action])
+        finally:
+            self._in_call.release()
 
     @property
     def _steps_one(self) -> bool:

@@ -57,6 +57,31 @@ def test_the_lean_step_of_int_actions_is_the_general_steps():
         lean.step(lean.action_space.n)   # out of range: the general path's error
 
 
+def test_the_lean_step_checks_as_the_general_step():
+    """The lean path writes out CuleEnv's checks: a step before the first reset, and a step while
+    another thread is in a call on the env, are refused with CuleEnv.step()'s errors."""
+    import threading
+    env = gymnasium.make("cule/Pong-v5").unwrapped
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+    env.reset(seed=0)
+    errors = []
+
+    def step():
+        try:
+            env.step(0)
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    with env._env._in_call:   # this thread is inside a call of the env
+        other = threading.Thread(target=step)
+        other.start()
+        other.join()
+    assert errors == ["CuleEnv.step() called while another thread is in a call on this env (pong): use each env "
+                      "from one thread at a time"]
+    assert env.step(0)[0].shape == (210, 160, 3)   # the lock was let go
+
+
 def test_passes_gymnasiums_env_checker():
     env = gymnasium.make("cule/Pong-v5", render_mode="rgb_array").unwrapped
     check_env(env, skip_render_check=False)

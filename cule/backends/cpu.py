@@ -72,7 +72,7 @@ class CpuBackend:
         """step() and advance_stacks() of a one-env backend in one engine call, no tensors made:
         (its stack, reward, terminated, truncated, lives, frame_number, episode_frame_number)."""
         out = np.empty(self._stack_shape[1:], dtype=np.uint8)
-        return (out, *self._vec.step_one(input_word, out))
+        return out, *self._vec.step_one(input_word, out)
 
     def advance_stacks(self) -> torch.Tensor:
         out = np.empty(self._stack_shape, dtype=np.uint8)
