@@ -169,16 +169,21 @@ CULE_HD void hmove(Tia& t, i32 hpos, i32 clock) {
     if (t.allow_hmove_blank && hmove_is_early(x)) t.hmove_blank = 1;
     const HmoveMotions motion = hmove_motions(x);
     // Most of Seaquest's HMOVEs (73%) find every motion register cleared, which moves nothing
-    // where a cleared register's motion is 0: the host skips their sums (STILL_HMOVES_SKIPPED).
-    if (!(STILL_HMOVES_SKIPPED && (t.hmp0 | t.hmp1 | t.hmm0 | t.hmm1 | t.hmbl) == 0 && motion(0) == 0)) {
+    // where a cleared register's motion is 0: the host skips their sums (STILL_HMOVES_SKIPPED),
+    // and the masks too, which every write that moves or resizes an object keeps, unless the
+    // HMOVE ends the Cosmic Ark trick or shows a reset player's first copy again.
+    const bool still = STILL_HMOVES_SKIPPED && (t.hmp0 | t.hmp1 | t.hmm0 | t.hmm1 | t.hmbl) == 0 && motion(0) == 0;
+    if (!still) {
         t.posp0 = wrap_position(t.posp0 + motion(t.hmp0));
         t.posp1 = wrap_position(t.posp1 + motion(t.hmp1));
         t.posm0 = wrap_position(t.posm0 + motion(t.hmm0));
         t.posm1 = wrap_position(t.posm1 + motion(t.hmm1));
         t.posbl = wrap_position(t.posbl + motion(t.hmbl));
     }
-    t.m0_ark = 0;   // an HMOVE ends the Cosmic Ark trick
-    tia_rebuild_masks(t);
+    if (!still || t.m0_ark || ((t.mp0.shape | t.mp1.shape) & SKIP_FIRST)) {
+        t.m0_ark = 0;   // an HMOVE ends the Cosmic Ark trick
+        tia_rebuild_masks(t);
+    }
     t.last_hmove_clock = clock;
 }
 
