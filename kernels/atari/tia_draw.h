@@ -125,7 +125,8 @@ CULE_HOST_NOINLINE void draw_objects(Tia& t, u8* fb, i32 pos, i32 hpos, i32 n) {
         const W wbl = (e0 & BL_BIT) ? copies_window<W>(ball_copies(t.mbl), h) & in : 0;
         const W wpf = (e0 & PF_BIT) ? playfield_window<W>(t.pf, t.pf_reflect, h) & in : 0;
         if (covered_twice(wp0, wm0, wp1, wm1, wbl, wpf)) t.collision |= word_collisions(wp0, wm0, wp1, wm1, wbl, wpf);
-        const W shown = window_bits<W>(h, hpos, shown_end), left = window_bits<W>(h, 0, 80);
+        // The span's pixels but rows past the screen (most spans have none).
+        const W shown = shown_end == end ? in : window_bits<W>(h, hpos, shown_end);
         if (!shown) continue;
         // Stella's rule: P0/M0 over P1/M1 over PF/BL over the background; under priority PF/BL
         // first; in score mode the playfield takes P0's colour on the left, P1's on the right.
@@ -136,6 +137,7 @@ CULE_HOST_NOINLINE void draw_objects(Tia& t, u8* fb, i32 pos, i32 hpos, i32 n) {
             c2 = p & ~c1;
             c3 = q & ~p & ~c1;
         } else if (score) {
+            const W left = window_bits<W>(h, 0, 80);
             c2 = p | (wpf & left);
             c3 = (q | (wpf & ~left)) & ~c2;
             c1 = wbl & ~wpf & ~(p | q);
