@@ -41,7 +41,7 @@ struct FlatBus {
     }
     void add_cycles(u32 n) { cycles += n; }
     void open_fetch(u32) {}
-    void stop() { left |= Bus<false>::STOPPED; }
+    void stop() { left |= FRAME_STOPPED; }
     void fetched(u32) {}
     u32 code_key(u32 pc) const { return pc; }
     TimerWait wait_on_timer(const Regs&, u32, u32) { return {0, 0, 0, 0}; }   // one instruction at a time

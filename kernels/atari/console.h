@@ -304,19 +304,19 @@ struct Bus {
     u32 cycles = c.cycles;
     u32 data_bus = c.data_bus | (c.last_access_was_read ? 0 : WRITE_BIT);   // the last access's byte, | WRITE_BIT for a write
     // The instructions the frame may still run less one (cpu_run takes them), -1 once the budget
-    // is spent, and STOPPED once a write to the TIA has ended the frame or the CPU has halted: one
-    // word, which a write that ends the frame ors its flag into (a flag of its own took the host's
-    // every chip write two conditional moves and stores). Whether the frame runs on is its sign,
-    // which the host's loop tests with the count's decrement, no compare; STOPPED's two bits keep
-    // it negative past that decrement (v5, callgrind: Pong 12.3K and Seaquest 8.8K host
-    // instructions a frame fewer than a count from the cap to 0).
+    // is spent, and FRAME_STOPPED once a write to the TIA has ended the frame or the CPU has
+    // halted: one word, which a write that ends the frame ors its flag into (a flag of its own took
+    // the host's every chip write two conditional moves and stores). Whether the frame runs on is
+    // its sign, which the host's loop tests with the count's decrement, no compare; FRAME_STOPPED's
+    // two bits keep it negative past that decrement (v5, callgrind: Pong 12.3K and Seaquest 8.8K
+    // host instructions a frame fewer than a count from the cap to 0).
     u32 left = FRAME_INSTRUCTION_CAP - 1;
     TiaPlace place = tia_place(c, log);
-    enum : u32 { WRITE_BIT = 0x100, STOPPED = FRAME_STOPPED };
+    enum : u32 { WRITE_BIT = 0x100 };
 
     CULE_INLINE bool runs() const { return (i32)left >= 0; }
     CULE_INLINE bool stopped() const { return (i32)left < -1; }
-    CULE_INLINE void stop() { left |= STOPPED; }
+    CULE_INLINE void stop() { left |= FRAME_STOPPED; }
 
     CULE_INLINE void write_back() {
         c.cycles = cycles;
