@@ -209,14 +209,14 @@ def main() -> None:
 
     facts = machine_facts()
     rows = []
-    pool = ThreadPoolExecutor(max(1, args.jobs))
-    for game in args.games:
-        row = {"game": game, **{engine: measure(engine, game, args.envs, tuple(args.steps), pool)
-                                for engine in args.engines}}
-        rows.append(row)
-        print(game)
-        for c in (*COMPONENTS, "total"):
-            print(f"  {c:12s}" + "".join(f"{row[e][c]:>12,}" for e in args.engines))
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for game in args.games:
+            row = {"game": game, **{engine: measure(engine, game, args.envs, tuple(args.steps), pool)
+                                    for engine in args.engines}}
+            rows.append(row)
+            print(game)
+            for c in (*COMPONENTS, "total"):
+                print(f"  {c:12s}" + "".join(f"{row[e][c]:>12,}" for e in args.engines))
     summary = {e: round(geometric_mean([r[e]["total"] for r in rows])) for e in args.engines}
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True,
                             cwd=Path(__file__).resolve().parent).stdout.strip()
