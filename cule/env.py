@@ -187,6 +187,15 @@ def _whole(method):
     return whole
 
 
+def _in_use_error(env, call: str) -> RuntimeError:
+    return RuntimeError(f"CuleEnv.{call}() called while another thread is in a call on this env ({env.game.id}): "
+                        "use each env from one thread at a time")
+
+
+def _reset_needed_error(call: str) -> gymnasium.error.ResetNeeded:
+    return gymnasium.error.ResetNeeded(f"call reset() before {call}()")
+
+
 def _one_thread_at_a_time(method):
     """A call that another thread's call on the same env would corrupt (the engine runs without
     the GIL): refused with a RuntimeError while one is under way. Nested calls of one thread pass."""
@@ -194,8 +203,7 @@ def _one_thread_at_a_time(method):
     def guarded(self, *args, **kwargs):
         _one_torch_thread_if_forked()
         if not self._in_call.acquire(blocking=False):
-            raise RuntimeError(f"CuleEnv.{method.__name__}() called while another thread is in a call on this env "
-                               f"({self.game.id}): use each env from one thread at a time")
+            raise _in_use_error(self, method.__name__)
         try:
             return method(self, *args, **kwargs)
         finally:
@@ -209,7 +217,7 @@ def _after_reset(method):
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
         if not self._started:
-            raise gymnasium.error.ResetNeeded(f"call reset() before {method.__name__}()")
+            raise _reset_needed_error(method.__name__)
         return method(self, *args, **kwargs)
     return checked
 
@@ -487,11 +495,10 @@ class CuleEnv(gymnasium.vector.VectorEnv):
         checks of _one_thread_at_a_time and _after_reset written out, a frame's call apiece for
         AtariPreprocessing's clients (torch's threads play no part: no tensors)."""
         if not self._in_call.acquire(blocking=False):
-            raise RuntimeError(f"CuleEnv.step() called while another thread is in a call on this env "
-                               f"({self.game.id}): use each env from one thread at a time")
+            raise _in_use_error(self, "step")
         try:
             if not self._started:
-                raise gymnasium.error.ResetNeeded("call reset() before step()")
+                raise _reset_needed_error("step")
             return self._backend.step_one(self._action_words[action])
         finally:
             self._in_call.release()
