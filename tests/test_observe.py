@@ -32,11 +32,15 @@ def test_shrunk_frames_without_avx2_are_observe_elements():
     assert run.returncode == 0, run.stderr[-3000:]
 
 
-def test_frames_of_repeated_lines_are_observe_elements():
-    """Full-size frames copy a line that repeats the one above (vec_env.h's full_frame): lines
-    repeated in pairs on one screen and in threes on the other, so that under pooling some lines
-    repeat on both frames and some on one."""
-    compare_shrunk_and_observed("pong", repeats=(2, 3))
+@pytest.mark.parametrize("repeats", [(2, 3), (3, 5)])
+def test_frames_of_repeated_lines_are_observe_elements(repeats):
+    """A line that repeats the one above is copied, not computed again: at full size
+    (vec_env.h's full_frame) and, pooled in grey, in the look-ups before shrinking
+    (frame_shrink.h's brighter_grey_values_avx2, which also carries a block's last line into the
+    next block's first). Lines repeated in runs of `repeats` on the two screens: under pooling some
+    lines repeat on both frames and some on one; with (3, 5) a block of 8 lines starts on lines
+    that repeat on both."""
+    compare_shrunk_and_observed("pong", repeats=repeats)
 
 
 def compare_shrunk_and_observed(game: str, repeats: tuple[int, int] | None = None) -> None:
