@@ -236,7 +236,8 @@ inline void brighter_grey_lanes(const u16* pairs, const u8* table, u8* lanes) {
 }
 
 #if defined(__x86_64__)
-// Whether two rows of a frame hold the same pixels.
+// Whether two rows of a frame hold the same pixels: inline, where std::memcmp (full_frame's test)
+// took 2.9K host instructions a frame more on v5 Pong (callgrind, 2026-12-07).
 __attribute__((target("avx2"))) inline bool same_row_avx2(const u8* a, const u8* b) {
     static_assert(SCREEN_WIDTH % 32 == 0, "whole vectors a row");
     __m256i differ = _mm256_setzero_si256();
@@ -261,9 +262,9 @@ __attribute__((target("avx2"))) inline void brighter_grey_values_avx2(const u8* 
     // byte 0 of each word to the first 4 bytes of its half, then both halves' to the first 8
     const __m256i first_bytes = _mm256_set1_epi32(0x0C080400), halves = _mm256_set_epi32(0, 0, 0, 0, 0, 0, 4, 0);
     // A row that repeats the row above on both frames (94% of Pong's rows; the rows past the
-    // frame's repeat its last) takes its greys again: gathers are the look-ups' slow part (v5 Pong,
-    // perf, 2-core AMD EPYC: this function 9.9% of the time of a step, 5.7% of its instructions,
-    // before; 5.7% of the time after).
+    // frame's repeat its last) takes its greys again, as full_frame copies such lines: gathers
+    // are the look-ups' slow part (v5 Pong, perf, 2-core AMD EPYC, 2026-12-07: this function took
+    // 9.9% of a step's time for 5.7% of its host instructions, and 5.7% of the time after).
     auto repeats = [&](i32 r) {
         const i32 above_r = (r - 1) * SCREEN_WIDTH, at = r * SCREEN_WIDTH;
         return r >= rows || ((r > 0 || above) && same_row_avx2(frame + above_r, frame + at) &&

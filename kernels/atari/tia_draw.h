@@ -80,8 +80,9 @@ CULE_HD u64 byte_broadcast(u8 v) { return v * 0x0101010101010101ull; }
 // Windows without players or missiles drawn by a loop of their own on the host, one byte mask a group
 // where the general loop takes three (v5, callgrind, 8 envs, 2-core AMD EPYC, 2026-12-07: Ms.
 // Pac-Man 462.1K host instructions a frame to 448.9K, Q*bert 585.7K to 574.7K, Pong and Space
-// Invaders 0.4K more, Breakout as before). The GPU keeps one loop: a warp's lanes would part at
-// the choice, which no model has weighed.
+// Invaders 0.4K more, Breakout as before; the choice inside the one loop cost Breakout 3.6K, one
+// template for both loops 6.4K). The GPU keeps one loop: a warp's lanes would part at the choice,
+// which no model has weighed.
 #ifdef __CUDA_ARCH__
 constexpr bool PLAYERLESS_WINDOWS_APART = false;
 #else
