@@ -43,6 +43,34 @@ def test_frames_of_repeated_lines_are_observe_elements(repeats):
     compare_shrunk_and_observed("pong", repeats=repeats)
 
 
+def test_full_frames_from_the_last_frame_are_observe_elements():
+    """Each env's last full-size frame without pooling, grey and RGB, is remembered (vec_env.h's
+    FullFrameMemo): a line whose pixels it holds is copied from it. Frames in turn where some lines
+    keep the last frame's pixels, some change, some repeat the line above, and states set between."""
+    envs = [CuleEnv("pong", 3, device="cpu", backend=backend) for backend in ("cpu", "cuda")]
+    for env in envs:
+        env.reset(seed=0)
+    states = envs[0].get_states().clone()
+    machine = _core.layout()["machine"]
+    generator = torch.Generator().manual_seed(0)
+    screens = states[:, machine:].view(len(states), 2, -1, 160)   # both buffers: either may be shown
+    screens[:] = torch.randint(0, 256, screens.shape, dtype=torch.uint8, generator=generator)
+    no_pool = torch.zeros(len(states), dtype=torch.bool)
+    for turn in range(6):
+        if turn:
+            lines = screens.shape[2]
+            changed = torch.rand(len(states), 1, lines, generator=generator) < 0.3
+            new = torch.randint(0, 256, screens.shape, dtype=torch.uint8, generator=generator)
+            screens[:] = torch.where(changed[..., None], new, screens)
+            repeated = torch.arange(lines)[torch.rand(lines, generator=generator) < 0.2]
+            screens[:, :, repeated[repeated > 0]] = screens[:, :, repeated[repeated > 0] - 1]
+        for env in envs:
+            env.set_states(states)
+        for grey in (True, False):
+            cpu, cuda = (env._backend.observe(grey, no_pool, envs[0].game.screen_height, 160) for env in envs)
+            assert torch.equal(cpu, cuda), f"turn {turn}, grey {grey}"
+
+
 def compare_shrunk_and_observed(game: str, repeats: tuple[int, int] | None = None) -> None:
     envs = [CuleEnv(game, 3, device="cpu", backend=backend, maxpool=True) for backend in ("cpu", "cuda")]
     for env in envs:
