@@ -84,13 +84,27 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def cpu_generation() -> dict:
+    """The x86 CPU family and model numbers (/proc/cpuinfo), which tell apart machines whose model
+    name is only the brand (a virtual machine's "AMD EPYC": family 25 is Zen 3 or 4, 26 Zen 5)."""
+    facts = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("cpu family", "model") and key.strip().replace(" ", "_") not in facts:
+                facts[key.strip().replace(" ", "_")] = int(value)
+    except (OSError, ValueError):
+        pass
+    return {"cpu_family": facts["cpu_family"], "cpu_model": facts["model"]} if len(facts) == 2 else {}
+
+
 def machine_facts() -> dict:
     import ale_py
     import cule
 
     return {
         "date": datetime.date.today().isoformat(),
-        "machine": {"cpu": cpu_model(), "cores": os.cpu_count() or 1},
+        "machine": {"cpu": cpu_model(), **cpu_generation(), "cores": os.cpu_count() or 1},
         "versions": {"cule": cule.__version__, "ale_py": ale_py.__version__, "python": platform.python_version()},
     }
 
