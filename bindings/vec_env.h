@@ -92,7 +92,7 @@ void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* d
 // repeat most lines (one-frame steps of the NoFrameskip-v4 ids, 2,000 random actions: Pong 96%,
 // Breakout 97%, Seaquest 94%; the line above, which full_frame copies, 94%, 90%, 65%), which are
 // then copied from here, not coloured again: AtariPreprocessing's Seaquest step, 3.84M host
-// instructions to 3.47M (callgrind). Keyed by the indices themselves: right whatever came between.
+// instructions to 3.49M (callgrind). Keyed by the indices themselves: right whatever came between.
 struct FullFrameMemo {
     std::vector<u8> indices, bytes;
 
