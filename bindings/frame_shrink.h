@@ -236,7 +236,7 @@ inline void brighter_grey_lanes(const u16* pairs, const u8* table, u8* lanes) {
 }
 
 #if defined(__x86_64__)
-// Whether two rows of a frame hold the same pixels: inline, where std::memcmp (full_frame's test)
+// Whether two rows of a frame hold the same pixels: inline, where std::memcmp
 // took 2.9K host instructions a frame more on v5 Pong (callgrind, 2026-12-07).
 __attribute__((target("avx2"))) inline bool same_row_avx2(const u8* a, const u8* b) {
     static_assert(SCREEN_WIDTH % 32 == 0, "whole vectors a row");

@@ -80,8 +80,8 @@ template <bool GREY, bool POOL>
 void full_frame(const u8* frame, const u8* previous, bool pal, i32 pixels, u8* dst) {
     constexpr i32 line_bytes = SCREEN_WIDTH * (GREY ? 1 : 3);
     for (i32 p = 0; p < pixels; p += SCREEN_WIDTH, dst += line_bytes) {
-        if (p && !std::memcmp(frame + p, frame + p - SCREEN_WIDTH, SCREEN_WIDTH) &&
-            (!POOL || !std::memcmp(previous + p, previous + p - SCREEN_WIDTH, SCREEN_WIDTH)))
+        if (p && same_line(frame + p, frame + p - SCREEN_WIDTH) &&
+            (!POOL || same_line(previous + p, previous + p - SCREEN_WIDTH)))
             std::memcpy(dst, dst - line_bytes, line_bytes);
         else full_line<GREY, POOL>(frame + p, POOL ? previous + p : nullptr, pal, dst);
     }
