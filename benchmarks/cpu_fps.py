@@ -91,11 +91,11 @@ def cpu_generation() -> dict:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key.strip() in ("cpu family", "model") and key.strip().replace(" ", "_") not in facts:
-                facts[key.strip().replace(" ", "_")] = int(value)
+            if key.strip() in ("cpu family", "model"):
+                facts.setdefault(key.strip(), int(value))   # the first core's
     except (OSError, ValueError):
         pass
-    return {"cpu_family": facts["cpu_family"], "cpu_model": facts["model"]} if len(facts) == 2 else {}
+    return {"cpu_family": facts["cpu family"], "cpu_model": facts["model"]} if len(facts) == 2 else {}
 
 
 def machine_facts() -> dict:
