@@ -150,21 +150,24 @@ class Interpreter:
             return next(n for n in range(passes, passes_end + 1) if text in console[n - 1])
         # run_frame_in_passes's lines: the plan's for a frame (before and after the loop), for a
         # lane on its own (alone), for a warp that meets (meet) and then runs a slot of every lane
-        # (held, and count where it counts) or chooses (choice, and slots in the way of slots);
+        # (held, and count where it counts), a pass of every lane at one instruction (whole), or
+        # chooses (choice, and slots in the way of slots);
         # the rest of the loop's turn (iteration: its tests of the way, of the lane's end, of a
         # call), but for the call of cpu_run (the loop's) and the test that keeps a lane alone in
         # it (lanes), which run every instruction
         frame_loop = line("for (;;)")
         body, alone = branch(frame_loop), branch(line("if (mode == LANES) {"))
         held = branch(line("if (held) {"))
+        whole = branch(line("code == least && opcode != NONE"))   # one pass of every lane, not chosen
         plan = {n: "frame" for n in range(passes + 1, passes_end) if not frame_loop <= n <= body[-1] + 1}
         plan.update({n: "alone" for n in alone})
         plan.update({n: "meet" for n in branch(alone[-1] + 1)})
         plan.update({n: "held" for n in held})
-        plan.update({n: "choice" for n in branch(held[-1] + 1)})
+        plan.update({n: "whole" for n in range(held[-1] + 1, whole[-1] + 1)})
+        plan.update({n: "choice" for n in branch(whole[-1] + 1)})
         plan.update({n: "slots" for n in branch(line("if (mode % COUNTING == SLOTS) {"))})
         plan.update({line("if (mode & COUNTING)"): "count", line("cost += UNIT_ITERATION + (mode"): "count",
-                     line("if (held) {"): "meet", held[-1] + 1: "meet"})
+                     line("if (held) {"): "meet"})
         plan.update({line("calls.enter(code);"): "call", line("calls.leave();"): "call"})   # a JSR's, a return's
         plan.update({n: "iteration" for n in body if n not in plan and "n += cpu_run(" not in console[n - 1]})
         plan[line("while (mode == LANES")] = "lanes"

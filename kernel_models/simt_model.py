@@ -52,8 +52,11 @@ side, a sector per group of 8 lanes), from the machine code of each part of the 
 trace takes them); what a TIA access does inside the chip and the frame buffers are not
 counted (kernel_models/memory_model.py counts them). The TIA log's event stores are counted
 apart (log_sectors), as built and interleaved across a warp's lanes, where a pass's lanes at one
-count of events share a sector (memory_model.py's log-interleaved assumes they always do). Each policy runs on the kernel as built (kernel "built"); the per-lane policy
-also on today's kernel, the machine code of the commit TODAY_COSTS names (kernel: that commit).
+count of events share a sector (memory_model.py's log-interleaved assumes they always do). Each
+policy runs on the kernel as built (kernel "built"); the per-lane policy also on today's kernel,
+the machine code of the commit TODAY_COSTS names (kernel: that commit), and per-lane and the plan
+on the kernels the lean core began from (LEAN_BASE_COSTS: a per-lane row with that commit as its
+kernel, the plan's base_code).
 A run of Pong at ncu's age (NCU_AGE) checks the model against ncu's profiles (calibrate_logged).
 With --per-warp each warp's issued instructions are kept too.
 
@@ -317,8 +320,11 @@ def replay(lanes: Lanes, policy: str, sectors: bool = True) -> dict:
     pass_of = np.full(len(lanes.key), -1, np.int64)
     slot_of = np.full(len(lanes.key), -1, np.int64)
     iteration = 0
-    # each warp's iterations that chose lanes, and the lanes then active
+    # each warp's iterations that chose lanes, and the lanes then active; of them, without +slot,
+    # those whose active lanes were all at one instruction in the window (console.h: in passes the
+    # pass is every lane's without a choice), and their lanes
     scheduled, waiting = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
+    whole, whole_waiting = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
     stick = int(policy.split("stick")[1]) if "stick" in policy else 0
     # for +slot: each warp's frame, slots left to run on (+stickM), lanes and passes in the frame
     seen_frame, held_for = np.full(warps, -1, np.int64), np.zeros(warps, np.int64)
@@ -374,6 +380,12 @@ def replay(lanes: Lanes, policy: str, sectors: bool = True) -> dict:
                 choosing = ~held
             scheduled += chosen.any(axis=1) & choosing
             waiting += np.where(choosing, active.sum(axis=1), 0)
+            at = lanes.key[g].astype(np.int64)
+            first_key = at[warp_ids[:, 0], np.argmax(active, axis=1)]
+            one = choosing & active.any(axis=1) & ~(active & ((at != first_key[:, None]) | (known_opcode[g] < 0))).any(axis=1)
+            one &= "slot" not in policy   # the kernel tests in passes alone (not in the frames that sample them either)
+            whole += one
+            whole_waiting += np.where(one, active.sum(axis=1), 0)
         slot = iteration * warps + warp_ids
         run = g[chosen]
         slot_of[run] = np.broadcast_to(slot, g.shape)[chosen]
@@ -389,7 +401,7 @@ def replay(lanes: Lanes, policy: str, sectors: bool = True) -> dict:
                iterations=iteration)
     if sectors:
         out.update(memory(lanes, pass_of, slot_of, n, warp_frames))
-    return out, Schedule(pass_of, slot_of, n, warp_frames, scheduled, waiting)
+    return out, Schedule(pass_of, slot_of, n, warp_frames, scheduled, waiting, whole, whole_waiting)
 
 
 def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: int) -> np.ndarray:
@@ -486,13 +498,21 @@ def replanned(result: dict, own_code: bool = False) -> dict:
 @dataclass
 class Schedule:
     """How a replay ran the instructions: each one's pass and slot (the fetch's request), and for
-    the policies that choose lanes, each warp's iterations that chose and the lanes active in them."""
+    the policies that choose lanes, each warp's iterations that chose and the lanes active in them,
+    and of those the iterations whose active lanes were all at one instruction in the window
+    (`whole`) and their lanes."""
     pass_of: np.ndarray
     slot_of: np.ndarray
     num_envs: int
     warp_frames: float
     scheduled: np.ndarray
     waiting: np.ndarray
+    whole: np.ndarray | None = None           # (zeros: none)
+    whole_waiting: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.whole is None:
+            self.whole, self.whole_waiting = np.zeros_like(self.scheduled), np.zeros_like(self.waiting)
 
     @functools.cached_property
     def iterations(self) -> np.ndarray:
@@ -669,9 +689,14 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
         i, l, _ = grouped([group[calls], chip[calls]], np.full(int(calls.sum()), chip_cost), warp_of[calls])
         issued, lanes_run = issued + i, lanes_run + l
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
-        issued += choosing_cost * schedule.scheduled.sum()
-        lanes_run += choosing_cost * schedule.waiting.sum()
-        per_warp += choosing_cost * schedule.scheduled
+        # a kernel that tests for a pass of every lane first (plan:whole; in passes, not in slots)
+        # chooses only where it is not
+        whole = cost("plan:whole") if "slot" not in policy else 0
+        chose = schedule.scheduled - (schedule.whole if whole else 0)
+        chose_waiting = schedule.waiting - (schedule.whole_waiting if whole else 0)
+        issued += choosing_cost * chose.sum() + whole * schedule.scheduled.sum()
+        lanes_run += choosing_cost * chose_waiting.sum() + whole * schedule.waiting.sum()
+        per_warp += choosing_cost * chose + whole * schedule.scheduled
         # the plan's own (console.h, WarpPlan; sass.py's plan:<part>), as in frames it does not
         # sample (planned adds the counting): a frame's; in lanes the test that keeps a lane in
         # cpu_run's loop an iteration, and two turns of the outer loop a frame (the second alone);
@@ -777,6 +802,10 @@ ARCH = "sm_90"
 # before the Bus kept the machine state's per-instruction fields (console.h's Bus, then HotFields); the -2
 # file parts the Bus's slow paths out (sass.py's slow:<path>, interpreter_costs-33f16b6.json lumps them in).
 TODAY_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-33f16b6-2.json"
+# The kernels the lean core began from (as at 10c0a98, last changed by the commit the file names;
+# all three state kernels, the same five games, by that commit's own sass.py): per-lane and the
+# plan, each on that machine code, are measured against them too.
+LEAN_BASE_COSTS = ROOT / "benchmarks" / "results" / "interpreter_costs-5a7b0e5.json"
 NCU_WARP_FRAMES = 4096 // WARP * 4   # the profiled launches': 4,096 envs, 4 frames a step
 NCU_ACTIVE_THREADS = 6.92   # benchmarks/results/ncu-cule_step-pong-4096envs-2026-11-23.txt
 NCU_SECTORS = 1_422_669_965 / NCU_WARP_FRAMES   # the same launch's sectors per warp-frame
@@ -1099,6 +1128,8 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"{args.out} was begun with other kernel sources: run it again without it")
     today_costs = sass.load_costs(TODAY_COSTS)
     record["today_kernel"] = json.loads(TODAY_COSTS.read_text())["commit"]
+    base_costs = sass.load_costs(LEAN_BASE_COSTS)
+    record["base_kernel"] = json.loads(LEAN_BASE_COSTS.read_text())["commit"]
     kernels = ("cule_step", "cule_step_logged", "cule_step_in_passes")
 
     def machine_code(game: str) -> dict:
@@ -1154,12 +1185,20 @@ def main(argv: list[str] | None = None) -> None:
                             for way in PLAN_WAYS.values()]
                     on_own = planned(ways, own)
                     r["own_code"] = {k: on_own[k] for k in ("issued_per_warp_frame", "way_warps", "ways", "terms")}
+                    if game in base_costs:   # the lean core's first kernel, its own machine code
+                        base = own_costs(base_costs[game])
+                        on_base = planned([(replayed(way)[1], issue(lanes, replayed(way)[1], way, base, parts, CHIP_COST,
+                                                                    schedule_cost(base_costs[game])))
+                                           for way in PLAN_WAYS.values()], base)
+                        r["base_code"] = {k: on_base[k] for k in ("issued_per_warp_frame", "way_warps", "ways")}
                     r.update(facts, seconds=round(time.time() - t, 1), kernel="built")
                     record["results"].append(r)
                     taken = ", ".join(f"{n} {w}" for w, n in r["way_warps"].items())
+                    base = f"; {record['base_kernel']}'s {r['base_code']['issued_per_warp_frame']:9.0f}" \
+                        if "base_code" in r else ""
                     print(f"{game:15s} age {age:5d} {policy:16s} issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "
-                          f"warps: {taken}; on its own code {on_own['issued_per_warp_frame']:9.0f}  ({r['seconds']} s)",
-                          flush=True)
+                          f"warps: {taken}; on its own code {on_own['issued_per_warp_frame']:9.0f}{base}  "
+                          f"({r['seconds']} s)", flush=True)
                     continue
                 r, schedule, _ = replayed(policy)
                 r = dict(r)
@@ -1176,6 +1215,10 @@ def main(argv: list[str] | None = None) -> None:
                     if args.per_warp:
                         today["issued_per_warp"] = by_warp
                     record["results"].append(today)
+                if policy == "per-lane" and game in base_costs:   # the lean core's first kernel
+                    record["results"].append(dict(r, **{k: v for k, v in issue(
+                        lanes, schedule, policy, base_costs[game]["cule_step_logged"], parts, CHIP_COST, 0.0).items()
+                        if k != "issued_by_warp"}, kernel=record["base_kernel"]))
                 record["results"].append(dict(r, kernel="built"))
                 print(f"{game:15s} age {age:5d} {policy:16s} lanes/pass {r['lanes_per_pass']:5.1f}  "
                       f"active {r['active_threads']:5.1f}  issued/warp-frame {r['issued_per_warp_frame']:9.0f}  "

@@ -347,6 +347,35 @@ def test_lanes_runs_the_per_lane_schedule_with_the_plan_s_own_costs():
     assert y["issued_by_warp"] - x["issued_by_warp"] == pytest.approx((7 + 2 * 6 + 1) * frames + 2 * b.iterations)
 
 
+def test_a_pass_of_every_lane_at_one_instruction_is_not_chosen():
+    """console.h's warp schedule tests first whether every lane still in the frame is at one
+    instruction in the cartridge's window (plan:whole), in passes, and chooses only where not: the replay
+    counts those iterations and their lanes, and issue charges each choosing iteration the test
+    and the others the choice besides. Lanes 0-15 run keys 0, 1, 10, 3; lanes 16-31 0, 1, 20, 3, 4:
+    iterations at 0, 1, 3 and 4 (lanes 16-31 alone) are whole, the one at 10 and 20 is chosen (20
+    joins, the same opcode); code outside the window is never whole."""
+    import sass   # kernel_models/sass.py
+
+    streams = [[(0, 0xEA, 0), (1, 0xEA, 0), (10, 0xEA, 0), (3, 0xEA, 0)]] * 16 + \
+              [[(0, 0xEA, 0), (1, 0xEA, 0), (20, 0xEA, 0), (3, 0xEA, 0), (4, 0xEA, 0)]] * 16
+    lanes = lanes_from(streams)
+    _, schedule = sm.replay(lanes, "fstack+wait+join")
+    check_schedule(lanes, schedule)
+    assert (schedule.scheduled.tolist(), schedule.whole.tolist()) == ([5], [4])
+    assert (schedule.waiting.tolist(), schedule.whole_waiting.tolist()) == ([144], [112])
+    parts = [("", "", False, False)] * 256
+    plain = sm.issue(lanes, schedule, "fstack+wait+join", {}, parts, 0.0, 11.0)["issued_by_warp"]
+    tested = sm.issue(lanes, schedule, "fstack+wait+join", {"plan:whole": sass.Cost(instructions=5)}, parts, 0.0,
+                      11.0)["issued_by_warp"]
+    # the choice 11 each of 5 iterations, or the test 5 each and the choice in one (the dispatch's
+    # own, dispatch_cost, alike in both)
+    assert (tested - plain).tolist() == [(11 * 1 + 5 * 5) - 11 * 5]
+    outside = lanes_from([[(sm.CODE_OUTSIDE | 7, 0xEA, 0)]] * 32)
+    assert sm.replay(outside, "fstack+wait+join")[1].whole.tolist() == [0]
+    # in slots the kernel does not test
+    assert sm.replay(lanes, "fstack+wait+join+slot1+stick4")[1].whole.tolist() == [0]
+
+
 def test_the_plan_takes_each_warp_the_way_of_fewest_units():
     """planned: a warp runs the way of fewest cost units (plan_units, console.h's PlanUnit: each
     iteration, each that meets, each opcode run), all but the 6 frames of every PLAN_PERIOD that
