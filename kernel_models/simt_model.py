@@ -383,7 +383,7 @@ def replay(lanes: Lanes, policy: str, sectors: bool = True) -> dict:
             at = lanes.key[g].astype(np.int64)
             first_key = at[warp_ids[:, 0], np.argmax(active, axis=1)]
             one = choosing & active.any(axis=1) & ~(active & ((at != first_key[:, None]) | (known_opcode[g] < 0))).any(axis=1)
-            one &= "slot" not in policy   # the kernel tests in passes alone (not in the frames that sample them either)
+            one &= tests_whole(policy)
             whole += one
             whole_waiting += np.where(one, active.sum(axis=1), 0)
         slot = iteration * warps + warp_ids
@@ -402,6 +402,13 @@ def replay(lanes: Lanes, policy: str, sectors: bool = True) -> dict:
     if sectors:
         out.update(memory(lanes, pass_of, slot_of, n, warp_frames))
     return out, Schedule(pass_of, slot_of, n, warp_frames, scheduled, waiting, whole, whole_waiting)
+
+
+def tests_whole(policy: str) -> bool:
+    """Whether the kernel's way a policy replays tests for a pass of every lane at one instruction
+    (console.h): in passes, not in slots (nor in the frames that sample passes, which the model
+    does not tell apart)."""
+    return "slot" not in policy
 
 
 def slot_instead(candidates: np.ndarray, known: np.ndarray, passing: tuple, n: int) -> np.ndarray:
@@ -691,7 +698,7 @@ def issue(lanes: Lanes, schedule: Schedule, policy: str, costs: dict, parts: lis
     if not per_lane:   # choosing the lanes, with every lane of the frame taking part
         # a kernel that tests for a pass of every lane first (plan:whole; in passes, not in slots)
         # chooses only where it is not
-        whole = cost("plan:whole") if "slot" not in policy else 0
+        whole = cost("plan:whole") if tests_whole(policy) else 0
         chose = schedule.scheduled - (schedule.whole if whole else 0)
         chose_waiting = schedule.waiting - (schedule.whole_waiting if whole else 0)
         issued += choosing_cost * chose.sum() + whole * schedule.scheduled.sum()
